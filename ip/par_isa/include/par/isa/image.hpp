@@ -1,0 +1,20 @@
+// Binary program images written by `parsys asm` and read by `parsys disasm` / `parsys run`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "par/isa/program.hpp"
+
+namespace par::isa {
+
+std::vector<std::uint8_t> write_image(const Program& program);
+// Returns nothing and sets `error` for a truncated, corrupt or foreign file.
+std::optional<Program> read_image(const std::vector<std::uint8_t>& bytes, std::string* error);
+
+bool save_image(const Program& program, const std::string& path, std::string* error);
+std::optional<Program> load_image(const std::string& path, std::string* error);
+
+}  // namespace par::isa

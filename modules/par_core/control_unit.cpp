@@ -1,0 +1,192 @@
+#include "control_unit.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace par::core {
+
+using isa::Opcode;
+
+ControlUnit::ControlUnit(const SlotState& state, int stack_depth, bool master)
+    : st_(state),
+      S_(state.slots()),
+      // +1: the PAR entry does not count against the command-stack depth.
+      max_depth_(static_cast<std::size_t>(stack_depth) + 1),
+      master_(master),
+      mask_(static_cast<std::size_t>(S_), 0),
+      q_(static_cast<std::size_t>(S_), 0) {
+  stack_.reserve(max_depth_);
+  masks_.resize(max_depth_ * static_cast<std::size_t>(S_));
+}
+
+bool ControlUnit::any(const std::uint8_t* m) const {
+  for (int s = 0; s < S_; ++s)
+    if (m[s]) return true;
+  return false;
+}
+
+void ControlUnit::start_round(const std::uint8_t* valid, std::uint64_t start_pc) {
+  stack_.clear();
+  stack_.push_back(Entry{Kind::Par, 0, start_pc, 0});
+  std::memcpy(entry_mask(0), valid, static_cast<std::size_t>(S_));
+  std::memcpy(mask_.data(), valid, static_cast<std::size_t>(S_));
+  pc_ = start_pc;
+  round_ended_ = false;
+  bep_preds_.clear();
+}
+
+bool ControlUnit::push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int64_t count,
+                       const std::uint8_t* mask, Outcome& out) {
+  if (stack_.size() >= max_depth_) {
+    out.error = true;
+    out.message = "command-stack overflow (core.control_stack_depth = " +
+                  std::to_string(max_depth_ - 1) + " entries)";
+    return false;
+  }
+  std::memcpy(entry_mask(stack_.size()), mask, static_cast<std::size_t>(S_));
+  stack_.push_back(Entry{kind, qp, addr, count});
+  return true;
+}
+
+void ControlUnit::advance(bool stop) {
+  bep_preds_.clear();
+  ++pc_;
+  if (stop) block_end();
+}
+
+ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint64_t program_size) {
+  Outcome out;
+  bep_preds_.clear();
+  const std::uint8_t* p = st_.pred(in.qp);
+  bool qualified = false;
+  for (int s = 0; s < S_; ++s) {
+    q_[s] = mask_[s] & p[s];
+    qualified |= q_[s] != 0;
+  }
+  const std::uint64_t next = pc_ + 1;
+  bool block_ends = in.stop;
+
+  switch (in.op) {
+    case Opcode::Xp:
+    case Opcode::XpR: {
+      if (!qualified) {
+        out.disqualified_direct_xp = in.op == Opcode::Xp;
+        pc_ = next;
+        break;
+      }
+      std::uint64_t target = static_cast<std::uint64_t>(in.imm);
+      if (in.op == Opcode::XpR) {
+        const std::uint64_t* r = st_.reg(in.rd);
+        int first = -1;
+        for (int s = 0; s < S_; ++s) {
+          if (!q_[s]) continue;
+          if (first < 0) {
+            first = s;
+            target = r[s];
+          } else if (r[s] != target) {
+            out.error = true;
+            out.message = "indirect expand with disagreeing targets " + std::to_string(target) +
+                          " and " + std::to_string(r[s]);
+            out.error_slots[0] = first;
+            out.error_slots[1] = s;
+            return out;
+          }
+        }
+      }
+      if (target >= program_size) {
+        out.error = true;
+        out.message = "expand target " + std::to_string(target) + " is outside the program (" +
+                      std::to_string(program_size) + " instructions)";
+        return out;
+      }
+      // A tail expand (stop bit) pushes nothing: M stays narrowed until the enclosing entry.
+      if (!in.stop && !push(Kind::Ret, next, 0, 0, mask_.data(), out)) return out;
+      std::memcpy(mask_.data(), q_.data(), static_cast<std::size_t>(S_));
+      pc_ = target;
+      block_ends = false;
+      break;
+    }
+    case Opcode::LoopR:
+    case Opcode::Loop: {
+      std::int64_t count = 0;
+      if (in.op == Opcode::LoopR) {
+        if (!isa::is_inherited(in.rd) && !master_) {
+          out.error = true;
+          out.message = "illegal instruction: loop count must be an inherited register i1..i15 on a PAR core";
+          return out;
+        }
+        // Inherited registers are equal in every slot; the master has a single slot.
+        count = static_cast<std::int64_t>(st_.reg(in.rd)[0]);
+      }
+      if (!qualified || (in.op == Opcode::LoopR && count <= 0)) {
+        pc_ = next;
+        break;
+      }
+      if (!in.stop && !push(Kind::Ret, next, 0, 0, mask_.data(), out)) return out;
+      if (!push(in.op == Opcode::LoopR ? Kind::CLoop : Kind::PLoop, static_cast<std::uint64_t>(in.imm),
+                in.qp, count, q_.data(), out))
+        return out;
+      std::memcpy(mask_.data(), q_.data(), static_cast<std::size_t>(S_));
+      pc_ = static_cast<std::uint64_t>(in.imm);
+      block_ends = false;
+      break;
+    }
+    case Opcode::Brk: {
+      if (qualified) {
+        for (int s = 0; s < S_; ++s) mask_[s] &= static_cast<std::uint8_t>(~q_[s]);
+        // The n topmost entries, stopping below the PAR entry (level 0).
+        std::size_t n = static_cast<std::size_t>(in.imm);
+        for (std::size_t level = stack_.size() - 1; level >= 1 && n > 0; --level, --n) {
+          std::uint8_t* m = entry_mask(level);
+          for (int s = 0; s < S_; ++s) m[s] &= static_cast<std::uint8_t>(~q_[s]);
+        }
+      }
+      pc_ = next;
+      block_ends = block_ends || !any(mask_.data());
+      break;
+    }
+    default:
+      out.error = true;
+      out.message = std::string("illegal instruction: '") + std::string(in.meta().mnemonic) +
+                    "' is not allowed on a PAR core";
+      return out;
+  }
+  if (block_ends) block_end();
+  return out;
+}
+
+// ISA §7.3: keeps popping while a restored mask is empty and after every loop that exits.
+void ControlUnit::block_end() {
+  for (;;) {
+    Entry& top = stack_.back();
+    std::uint8_t* m = entry_mask(stack_.size() - 1);
+    if (top.kind == Kind::Ret) {
+      std::memcpy(mask_.data(), m, static_cast<std::size_t>(S_));
+      pc_ = top.addr;
+      stack_.pop_back();
+      if (any(mask_.data())) return;
+    } else if (top.kind == Kind::CLoop || top.kind == Kind::PLoop) {
+      // The values read are those of all dispatched instructions; the engine makes the frontend
+      // wait until their writers have committed (par-core-timing.md §3.2).
+      if (top.qp != 0) bep_preds_.push_back(top.qp);
+      const std::uint8_t* p = st_.pred(top.qp);
+      bool again = false;
+      for (int s = 0; s < S_; ++s) {
+        m[s] &= p[s];
+        again |= m[s] != 0;
+      }
+      if (top.kind == Kind::CLoop) again = --top.count > 0 && again;
+      if (again) {
+        std::memcpy(mask_.data(), m, static_cast<std::size_t>(S_));
+        pc_ = top.addr;
+        return;
+      }
+      stack_.pop_back();
+    } else {
+      round_ended_ = true;
+      return;
+    }
+  }
+}
+
+}  // namespace par::core

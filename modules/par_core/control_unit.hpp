@@ -1,0 +1,71 @@
+// The frontend's control state of a PAR core (ISA §7): PC, active mask M, and the command stack
+// with its counters. It executes xp / loop / brk and block-end processing (BEP). It knows nothing
+// about time; the packet engine asks it which predicates a block end read so that the timing
+// model can stall until they are committed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "par/isa/instruction.hpp"
+#include "slot_state.hpp"
+
+namespace par::core {
+
+class ControlUnit {
+ public:
+  // Reads predicates and registers from `state`. `master` allows counter loops on general
+  // registers (the master core, ISA §7.6).
+  ControlUnit(const SlotState& state, int stack_depth, bool master = false);
+
+  // Starts a round: the stack holds only the PAR entry, M = valid slots, PC = start.
+  void start_round(const std::uint8_t* valid, std::uint64_t start_pc);
+
+  struct Outcome {
+    bool error = false;
+    std::string message;          // runtime error cause when error is set
+    int error_slots[2] = {-1, -1};  // slots named by the error (indirect-xp disagreement)
+    bool disqualified_direct_xp = false;
+  };
+  // Executes the control instruction at PC (ISA §7.4-7.7), then block-end processing when its
+  // stop bit is set or M became empty. `program_size` bounds indirect targets.
+  Outcome execute(const isa::Instruction& in, std::uint64_t program_size);
+  // After a non-control instruction: PC + 1, and block-end processing on a stop bit.
+  void advance(bool stop);
+
+  std::uint64_t pc() const { return pc_; }
+  const std::uint8_t* mask() const { return mask_.data(); }
+  bool round_ended() const { return round_ended_; }
+  std::size_t depth() const { return stack_.size(); }
+  // Loop predicates (other than p0) read by the block-end processing of the last step.
+  const std::vector<std::uint8_t>& block_end_predicates() const { return bep_preds_; }
+
+ private:
+  enum class Kind : std::uint8_t { Par, Ret, CLoop, PLoop };
+  struct Entry {
+    Kind kind;
+    std::uint8_t qp;
+    std::uint64_t addr;   // return address or loop body start
+    std::int64_t count;   // remaining iterations (CLOOP)
+  };
+  bool push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int64_t count,
+            const std::uint8_t* mask, Outcome& out);
+  std::uint8_t* entry_mask(std::size_t level) { return &masks_[level * static_cast<std::size_t>(S_)]; }
+  void block_end();
+  bool any(const std::uint8_t* m) const;
+
+  const SlotState& st_;
+  const int S_;
+  const std::size_t max_depth_;
+  const bool master_;
+  std::uint64_t pc_ = 0;
+  bool round_ended_ = false;
+  std::vector<std::uint8_t> mask_;   // M
+  std::vector<std::uint8_t> q_;      // scratch: qualified slots
+  std::vector<Entry> stack_;
+  std::vector<std::uint8_t> masks_;  // mask field of each stack level, S bytes per level
+  std::vector<std::uint8_t> bep_preds_;
+};
+
+}  // namespace par::core

@@ -1,0 +1,52 @@
+// Counters of a PAR core and the metrics derived from them (par-core-timing.md §8).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "par/isa/instruction.hpp"
+#include "timing_model.hpp"
+
+namespace par::core {
+
+enum class ControlKind : std::uint8_t { Xp, XpIndirect, Loop, Brk, Count };
+inline constexpr int kControlKinds = static_cast<int>(ControlKind::Count);
+const char* control_kind_name(ControlKind k);
+
+struct CoreStats {
+  // Shape of the core the counters were taken on (needed by the derived metrics).
+  int lanes = 1;
+  int threads_per_lane = 1;
+  int rob_size = 1;
+
+  std::int64_t cycles = 0;    // execution time C (timing mode)
+  std::int64_t rounds = 0;
+  std::int64_t threads = 0;   // threads executed (valid slots over all rounds)
+  std::int64_t fetched = 0;   // instructions fetched, control included
+  // Per backend unit (isa::Unit::Alu .. Cmp).
+  std::array<std::int64_t, isa::kBackendUnits> instructions{};
+  std::array<std::int64_t, isa::kBackendUnits> thread_instructions{};
+  std::array<std::int64_t, isa::kBackendUnits> qualified_thread_instructions{};
+  std::array<std::int64_t, kControlKinds> control{};
+  std::array<std::int64_t, kStallCauses> stalls{};
+  std::int64_t rob_occupancy_sum = 0;  // entry-cycles of one lane
+  int rob_max_occupancy = 0;
+
+  double host_seconds = 0;
+
+  std::int64_t stall_total() const;
+  std::int64_t total_thread_instructions() const;  // ALU + FPU + LS + CMP
+  double ipc() const;           // (ALU + FPU + LS) thread-instructions / C, as the 2011 tables
+  double ipc_with_cmp() const;  // the same with compare-unit instructions
+  double fpu_throughput() const;  // FPU thread-operations per cycle per lane
+  // Busy cycles (one thread entering per cycle, every slot stepped) over C * L.
+  double utilization(isa::Unit u) const;
+  double rob_utilization() const;
+  double thread_instructions_per_host_second() const;
+  double cycles_per_host_second() const;
+
+  // Adds the counters of another packet run on the same core shape.
+  void accumulate(const CoreStats& other);
+};
+
+}  // namespace par::core

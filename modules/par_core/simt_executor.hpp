@@ -1,0 +1,69 @@
+// Functional execution of one non-control instruction over all slots of a core (ISA §4, §6).
+//
+// The timing model decides when things happen; this class decides what happens. Results are
+// computed in program order at dispatch (par-core-timing.md §4.4, implementation note), which is
+// exact because the only speculation of the machine, the qualifying predicate, never needs undoing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "local_memory.hpp"
+#include "par/isa/instruction.hpp"
+#include "slot_state.hpp"
+
+namespace par::core {
+
+// A memory access that cannot be performed (ISA §9.2).
+struct MemoryFault {
+  enum class Kind { Misaligned, Unmapped } kind;
+  int slot;
+  std::uint64_t address;
+  int size;
+  bool write;
+  std::string describe() const;  // e.g. "misaligned 8-byte load at 0x1004"
+};
+
+// Where loads and stores outside the local-memory window go. The default (nullptr) makes them
+// faults; the platform supplies a path to global memory.
+class GlobalMemoryPath {
+ public:
+  virtual ~GlobalMemoryPath() = default;
+  // Returns false if the address is not mapped.
+  virtual bool load(std::uint64_t addr, int size, std::uint64_t& value) = 0;
+  virtual bool store(std::uint64_t addr, int size, std::uint64_t value) = 0;
+};
+
+class SimtExecutor {
+ public:
+  SimtExecutor(SlotState& state, LocalMemory& local, GlobalMemoryPath* global = nullptr);
+
+  // Executes `in` for the slots where mask AND p[qp] is set. Memory faults stop at the first
+  // faulting slot (slot order) and are returned; the run is then aborted by the caller.
+  std::optional<MemoryFault> execute(const isa::Instruction& in, const std::uint8_t* mask);
+
+  // Qualified slots (mask AND p[qp]) of the last executed instruction.
+  const std::uint8_t* qualified() const { return q_.data(); }
+  // Addresses of the last memory instruction, per slot (valid where qualified()).
+  const std::uint64_t* addresses() const { return addr_.data(); }
+
+ private:
+  template <bool kWritesP7, class F>
+  void run_value(F fn, const isa::Instruction& in);
+  template <class F>
+  void run_compare(F fn, const isa::Instruction& in);
+  std::optional<MemoryFault> run_memory(const isa::Instruction& in);
+  const std::uint64_t* operand_b(const isa::Instruction& in);
+  const std::uint64_t* broadcast(std::vector<std::uint64_t>& buf, std::uint64_t v);
+
+  SlotState& st_;
+  LocalMemory& local_;
+  GlobalMemoryPath* global_;
+  const int S_;
+  std::vector<std::uint8_t> q_;
+  std::vector<std::uint64_t> b_, c_, zero_, addr_;
+};
+
+}  // namespace par::core

@@ -1,0 +1,48 @@
+// Architectural state of the thread slots of a core, structure-of-arrays: each register is a
+// contiguous array over all slots, so one instruction runs as a tight loop over the slots.
+// Slot s = lane * T + thread slot (lane-major, like the thread index mapping of ISA §2.1).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "par/isa/instruction.hpp"
+
+namespace par::core {
+
+using Mask = std::vector<std::uint8_t>;  // one byte (0 or 1) per slot
+
+class SlotState {
+ public:
+  explicit SlotState(int slots) : slots_(slots) {
+    regs_.assign(32 * static_cast<std::size_t>(slots), 0);  // r0..r15, i0..i15
+    preds_.assign(8 * static_cast<std::size_t>(slots), 0);
+    std::fill(preds_.begin(), preds_.begin() + slots, 1);   // p0 always reads 1
+  }
+  int slots() const { return slots_; }
+
+  // A register of the unified numbering below 32 (r0..r15, i0..i15).
+  std::uint64_t* reg(int r) { return &regs_[static_cast<std::size_t>(r) * slots_]; }
+  const std::uint64_t* reg(int r) const { return &regs_[static_cast<std::size_t>(r) * slots_]; }
+  std::uint8_t* pred(int p) { return &preds_[static_cast<std::size_t>(p) * slots_]; }
+  const std::uint8_t* pred(int p) const { return &preds_[static_cast<std::size_t>(p) * slots_]; }
+
+  // Packet start: i1..i15 are the packet's values for every slot.
+  void set_inherited(const std::uint64_t (&values)[16]) {
+    for (int i = 1; i < 16; ++i) std::fill(reg(16 + i), reg(16 + i) + slots_, values[i]);
+  }
+  // Thread start state of a round (ISA §2.2): r = 0, p1..p7 = 0, i0 = first index + slot.
+  void start_round(std::uint64_t first_index) {
+    std::fill(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_), 0);
+    std::fill(preds_.begin() + slots_, preds_.end(), 0);
+    std::uint64_t* i0 = reg(16);
+    for (int s = 0; s < slots_; ++s) i0[s] = first_index + static_cast<std::uint64_t>(s);
+  }
+
+ private:
+  int slots_;
+  std::vector<std::uint64_t> regs_;
+  std::vector<std::uint8_t> preds_;
+};
+
+}  // namespace par::core

@@ -1,0 +1,154 @@
+// Disassembler: instruction syntax, and assemble -> disassemble -> assemble identity on every
+// example program, every kernel under sw/, and random programs.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "isa_test_support.hpp"
+#include "par/isa/assembler.hpp"
+#include "par/isa/disassembler.hpp"
+#include "par/isa/encoding.hpp"
+
+namespace par::isa {
+namespace {
+
+std::string dis(const std::string& line) { return disassemble(*decode(test::assemble_one(line))); }
+
+TEST(Disassembler, PrintsMachineFormsInAssemblySyntax) {
+  EXPECT_EQ(dis("(p3) ld8 r4 = i1[r2] #"), "(p3) ld8 r4 = i1[r2] #");
+  EXPECT_EQ(dis("ld4u r2 = r3[-8]"), "ld4u r2 = r3[-8]");
+  EXPECT_EQ(dis("st1 r3[4] = i7"), "st1 r3[4] = i7");
+  EXPECT_EQ(dis("eq p12 = r1, r2"), "eq p12 = r1, r2");
+  EXPECT_EQ(dis("sla r1 = r2, r3, 3"), "sla r1 = r2, r3, 3");
+  EXPECT_EQ(dis("xp 12"), "xp 12");
+  EXPECT_EQ(dis("sub r1 = r2, r3"), "subf r1 = r3, r2");  // machine form, not the pseudo
+  EXPECT_EQ(dis("ge p3 = r1, 5"), "lt p03 = r1, 5");
+  EXPECT_EQ(dis("null"), "eq p00 = r0, 0");
+  EXPECT_EQ(dis("popc r1 = i2"), "popc r1 = i2");
+  EXPECT_EQ(dis("cvt.d.l r1 = r2"), "cvt.d.l r1 = r2");
+  EXPECT_EQ(dis("extu r1 = r2, 31"), "extu r1 = r2, 31");
+  EXPECT_EQ(dis("set r1 = 0xC000"), "set r1 = -16384");
+  EXPECT_EQ(dis("sli r1 = 5"), "sli r1 = 0x5");
+  EXPECT_EQ(dis("brk"), "brk");
+  EXPECT_EQ(dis("(p7) brk 3 #"), "(p7) brk 3 #");
+  EXPECT_EQ(dis("loop i2, 4"), "loop i2, 4");
+  EXPECT_EQ(dis("andc p45 = p6, p7"), "andc p45 = p6, p7");
+  EXPECT_EQ(dis("nan.f p1 = r1, r2"), "nan.f p10 = r1, r2");
+}
+
+TEST(Disassembler, UsesCodeLabelsForTargetsWhenGiven) {
+  const AssemblyResult r = assemble(
+      ".MASTER\n.ADDRESS main\n.CODE\nmain:  loop r1, body\n       par r2, body\n       xp body #\n"
+      "body:  brk #\n",
+      "l.par");
+  ASSERT_TRUE(r.ok()) << r.messages();
+  const Program& p = *r.program;
+  EXPECT_EQ(disassemble(*decode(p.code[0]), &p), "loop r1, body");
+  EXPECT_EQ(disassemble(*decode(p.code[1]), &p), "par r2, body");
+  EXPECT_EQ(disassemble(*decode(p.code[2]), &p), "xp body #");
+  EXPECT_EQ(disassemble(*decode(p.code[2])), "xp 3 #");
+}
+
+void expect_same_program(const Program& a, const Program& b, const std::string& what) {
+  EXPECT_EQ(a.kind, b.kind) << what;
+  EXPECT_EQ(a.start, b.start) << what;
+  EXPECT_EQ(a.threads, b.threads) << what;
+  EXPECT_EQ(a.inherited, b.inherited) << what;
+  EXPECT_EQ(a.code, b.code) << what;
+  ASSERT_EQ(a.data.size(), b.data.size()) << what;
+  for (std::size_t i = 0; i < a.data.size(); ++i) {
+    EXPECT_EQ(a.data[i].address, b.data[i].address) << what << " section " << i;
+    EXPECT_EQ(a.data[i].bytes, b.data[i].bytes) << what << " section " << i;
+  }
+}
+
+// Disassembles `p`, reassembles the listing, and checks that nothing changed; a second round
+// must reproduce the listing exactly.
+void check_round_trip(const Program& p, const std::string& what) {
+  const std::string listing = disassemble_program(p);
+  const AssemblyResult again = assemble(listing, what + ".dis");
+  ASSERT_TRUE(again.ok()) << what << "\n" << again.messages() << "\n" << listing;
+  expect_same_program(p, *again.program, what);
+  for (const auto& [name, addr] : p.code_labels) EXPECT_EQ(again.program->code_labels.at(name), addr) << name;
+  EXPECT_EQ(again.program->data_labels, p.data_labels) << what;
+  // The first line names the source file, which differs between the two rounds.
+  auto body = [](const std::string& s) { return s.substr(s.find('\n')); };
+  EXPECT_EQ(body(disassemble_program(*again.program)), body(listing)) << what;
+}
+
+TEST(Disassembler, AssembleDisassembleAssembleIsTheIdentityOnAllPrograms) {
+  const auto files = test::all_programs();
+  ASSERT_GE(files.size(), 8u);
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.string());
+    const AssemblyResult r = assemble_file(f.string());
+    ASSERT_TRUE(r.ok()) << r.messages();
+    check_round_trip(*r.program, f.filename().string());
+  }
+}
+
+TEST(Disassembler, GeneratesLabelsForNumericTargetsAndKeepsDataLabels) {
+  const AssemblyResult r = assemble(
+      ".PAR\n.ADDRESS 1\n.THREADS 4\n.I1 tbl\n.I2 0x77\n.CODE\n"
+      "        xp 2\n        (p1) loop 2 #\n        brk #\nL2:\n"  // L2 names the end of the code
+      ".DATA 0x1001\ntbl: .i8 1, 2, 3\nmid: .i16 0x102\n .zero 40\n .i32 -1\nend:\n"
+      ".DATA 0x4000\nempty:\n",
+      "g.par");
+  ASSERT_TRUE(r.ok()) << r.messages();
+  const std::string listing = disassemble_program(*r.program);
+  EXPECT_NE(listing.find(".ADDRESS 1"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("xp L2_"), std::string::npos) << listing;  // L2 is taken by another address
+  EXPECT_NE(listing.find(".I1 tbl"), std::string::npos) << listing;
+  EXPECT_NE(listing.find(".I2 0x77"), std::string::npos) << listing;
+  EXPECT_NE(listing.find(".zero 40"), std::string::npos) << listing;
+  check_round_trip(*r.program, "generated");
+}
+
+TEST(Disassembler, RandomProgramsRoundTrip) {
+  std::mt19937 rng(4242);
+  for (int k = 0; k < 40; ++k) {
+    Program p;
+    p.kind = ProgramKind::Master;  // par, sync and any loop count are legal
+    const std::size_t n = 20 + rng() % 200;
+    for (std::size_t pc = 0; pc < n; ++pc) {
+      const auto op = static_cast<Opcode>(rng() % kOpcodeCount);
+      Instruction in = test::random_instruction(rng, op, rng() % 2 == 0);
+      // Targets inside the program; pt != pf (the assembler rejects equal targets).
+      if (op == Opcode::Xp || op == Opcode::Loop || op == Opcode::LoopR || op == Opcode::Par)
+        in.imm = static_cast<std::int64_t>(rng() % n);
+      if (in.pt == in.pf && in.pt != 0) in.pf = static_cast<std::uint8_t>((in.pt + 1) % 8);
+      in.stop = in.stop || pc + 1 == n;
+      p.code.push_back(encode(in));
+    }
+    p.start = rng() % n;
+    for (std::size_t i = 1; i < 16; ++i) p.inherited[i] = rng() % 3 == 0 ? (std::uint64_t{rng()} << 32 | rng()) : 0;
+    std::uint64_t addr = rng() % 64;
+    for (int s = 0; s < 3; ++s) {
+      DataSection d;
+      d.address = addr;
+      const std::size_t len = rng() % 100;
+      for (std::size_t i = 0; i < len; ++i) d.bytes.push_back(rng() % 3 == 0 ? 0 : static_cast<std::uint8_t>(rng()));
+      addr += len + rng() % 32;
+      p.data.push_back(d);
+    }
+    p.data_labels["d0"] = p.data[0].address;
+    check_round_trip(p, "random " + std::to_string(k));
+  }
+}
+
+TEST(Disassembler, ProgramListingShowsHeaderAndSections) {
+  const AssemblyResult r = assemble(
+      ".PAR\n.ADDRESS main\n.THREADS 6\n.I2 8\n.CODE\nmain:   loop i2, body\n        brk #\n"
+      "body:   brk 1 #\n.DATA 0x2000\nv:      .i64 3, 14\n",
+      "s.par");
+  ASSERT_TRUE(r.ok()) << r.messages();
+  const std::string listing = disassemble_program(*r.program);
+  for (const char* want : {".PAR\n", ".ADDRESS main\n", ".THREADS 6\n", ".I2 0x8\n", ".CODE\n",
+                           "main:   loop i2, body", "body:   brk 1 #", ".DATA 0x2000\n", "v:      .i64 0x3, 0xE\n"})
+    EXPECT_NE(listing.find(want), std::string::npos) << want << "\n" << listing;
+  EXPECT_EQ(listing.find(".MASTER"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace par::isa
