@@ -1,0 +1,92 @@
+#include "program_runner.hpp"
+
+#include <cstring>
+#include <sstream>
+
+#include "par/isa/assembler.hpp"
+
+namespace par::core {
+
+std::vector<std::uint64_t> ProgramRun::read(std::uint64_t addr, std::size_t count, int size) const {
+  std::vector<std::uint64_t> out(count, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint8_t bytes[8] = {};
+    memory->read_block(addr + i * static_cast<std::uint64_t>(size), bytes, static_cast<std::size_t>(size));
+    std::memcpy(&out[i], bytes, static_cast<std::size_t>(size));
+  }
+  return out;
+}
+
+std::vector<double> ProgramRun::read_f64(std::uint64_t addr, std::size_t count) const {
+  std::vector<double> out(count);
+  const std::vector<std::uint64_t> raw = read(addr, count, 8);
+  std::memcpy(out.data(), raw.data(), count * 8);
+  return out;
+}
+
+std::vector<float> ProgramRun::read_f32(std::uint64_t addr, std::size_t count, int stride) const {
+  std::vector<float> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint8_t bytes[4];
+    memory->read_block(addr + i * static_cast<std::uint64_t>(stride), bytes, 4);
+    std::memcpy(&out[i], bytes, 4);
+  }
+  return out;
+}
+
+bool load_data(const isa::Program& program, LocalMemory& memory, std::string* error) {
+  for (const isa::DataSection& d : program.data) {
+    if (d.bytes.empty()) continue;
+    if (!memory.contains(d.address, d.bytes.size())) {
+      if (error) {
+        std::ostringstream os;
+        os << "data section at 0x" << std::hex << d.address << " (" << std::dec << d.bytes.size()
+           << " bytes) lies outside the local memory [0x" << std::hex << memory.base() << ", 0x"
+           << memory.base() + memory.size() << ")";
+        *error = os.str();
+      }
+      return false;
+    }
+    memory.write_block(d.address, d.bytes.data(), d.bytes.size());
+  }
+  return true;
+}
+
+ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const RunOptions& options) {
+  ProgramRun run;
+  const std::vector<std::string> problems = cfg.validate();
+  if (!problems.empty()) {
+    for (const std::string& p : problems) run.error += (run.error.empty() ? "" : "\n") + p;
+    return run;
+  }
+  if (program.kind != isa::ProgramKind::Packet) {
+    run.error = "'" + program.source_file + "' is a .MASTER program; it needs the full platform";
+    return run;
+  }
+  std::unique_ptr<LoadedProgram> loaded = LoadedProgram::load(program, cfg, &run.error);
+  if (!loaded) return run;
+  run.memory = std::make_unique<LocalMemory>(cfg.local_mem_base, cfg.local_mem_size);
+  if (!load_data(program, *run.memory, &run.error)) return run;
+
+  PacketEngine engine("core0", cfg, *loaded, *run.memory, nullptr, options.mode, options.functional_width);
+  if (options.capture_count > 0) engine.capture_registers(options.capture_first, options.capture_count);
+  Packet packet;
+  packet.start = program.start;
+  packet.threads = program.threads;
+  for (int i = 1; i < 16; ++i) packet.inherited[i] = program.inherited[static_cast<std::size_t>(i)];
+  run.ok = engine.run(packet, run.stats, &run.error);
+  run.registers = engine.captured_registers();
+  return run;
+}
+
+ProgramRun run_file(const std::string& path, const CoreConfig& cfg, const RunOptions& options) {
+  const isa::AssemblyResult asm_result = isa::assemble_file(path);
+  if (!asm_result.ok()) {
+    ProgramRun run;
+    run.error = asm_result.messages();
+    return run;
+  }
+  return run_program(*asm_result.program, cfg, options);
+}
+
+}  // namespace par::core
