@@ -1,0 +1,56 @@
+// Address-routed device interconnect (architecture.md): any number of initiators on `in`, any
+// number of targets on `out`, an address map from the configuration. An access to an unmapped
+// address, or one that crosses the end of a region, gets TLM_ADDRESS_ERROR_RESPONSE.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+namespace par::interconnect {
+
+struct Region {
+  std::string name;      // for messages and statistics
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  int port = 0;          // index of the `out` binding that serves it
+  bool translate = true;  // targets see addresses relative to `base`
+};
+
+struct InterconnectConfig {
+  double latency_ns = 0;  // added to every routed access
+};
+
+class Interconnect : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Interconnect, 32, tlm::tlm_base_protocol_types, 0,
+                                             sc_core::SC_ZERO_OR_MORE_BOUND> in;
+  tlm_utils::multi_passthrough_initiator_socket<Interconnect, 32, tlm::tlm_base_protocol_types, 0,
+                                                sc_core::SC_ZERO_OR_MORE_BOUND> out;
+
+  Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg);
+
+  // Adds a region; returns an error message if it overlaps an existing one.
+  std::string add_region(const Region& region);
+  const std::vector<Region>& regions() const { return regions_; }
+
+  std::uint64_t routed() const { return routed_; }
+  std::uint64_t unmapped() const { return unmapped_; }
+
+ private:
+  const Region* route(std::uint64_t addr, std::uint64_t len) const;
+  void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int id, tlm::tlm_generic_payload& tx);
+
+  InterconnectConfig cfg_;
+  std::vector<Region> regions_;
+  std::uint64_t routed_ = 0;
+  std::uint64_t unmapped_ = 0;
+};
+
+}  // namespace par::interconnect

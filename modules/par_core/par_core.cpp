@@ -1,0 +1,100 @@
+#include "par_core.hpp"
+
+#include <cstring>
+
+namespace par::core {
+
+using sc_core::sc_time;
+
+ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
+                 RunMode mode, sc_time clock_period)
+    : sc_module(name),
+      ctrl("ctrl"),
+      mem("mem"),
+      cfg_(cfg),
+      period_(clock_period),
+      local_(cfg.local_mem_base, cfg.local_mem_size),
+      engine_(this->name(), cfg, program, local_, this, mode) {
+  ctrl.register_b_transport(this, &ParCore::ctrl_transport);
+  total_.lanes = cfg.lanes;
+  total_.threads_per_lane = cfg.threads_per_lane;
+  total_.rob_size = cfg.rob_size;
+  SC_HAS_PROCESS(ParCore);
+  SC_THREAD(run_thread);
+}
+
+void ParCore::run_thread() {
+  for (;;) {
+    sc_core::wait(start_);
+    CoreStats stats;
+    Packet packet;
+    packet.start = pending_.start;
+    packet.threads = pending_.threads;
+    packet.first_thread = pending_.first_thread;
+    std::memcpy(packet.inherited, pending_.inherited, sizeof packet.inherited);
+    std::string error;
+    last_ok_ = engine_.run(packet, stats, &error);
+    const auto& regs = engine_.captured_registers();
+    captured_.insert(captured_.end(), regs.begin(), regs.end());
+    if (!last_ok_ && error_.empty()) error_ = error;
+    per_packet_.push_back(stats);
+    total_.accumulate(stats);
+    // The packet occupied the core for its execution time.
+    sc_core::wait(period_ * static_cast<double>(stats.cycles));
+    busy_ = false;
+    done_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  const std::uint64_t addr = tx.get_address();
+  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < tx.get_data_length()) {
+    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  if (tx.is_read() && addr == kCtrlStatus && tx.get_data_length() == 8) {
+    const std::uint64_t status = failed() ? 2 : busy_ ? 1 : 0;
+    std::memcpy(tx.get_data_ptr(), &status, 8);
+    tx.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (!tx.is_write() || addr != kCtrlLaunch || tx.get_data_length() != sizeof(PacketDescriptor)) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  // Launches are serialised: a second launcher waits until the core is free.
+  sc_core::wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+  while (busy_) sc_core::wait(done_);
+  busy_ = true;
+  std::memcpy(&pending_, tx.get_data_ptr(), sizeof pending_);
+  start_.notify(sc_core::SC_ZERO_TIME);
+  sc_core::wait(done_);
+  tx.set_response_status(last_ok_ ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+bool ParCore::global_access(tlm::tlm_command cmd, std::uint64_t addr, int size, std::uint64_t& value) {
+  tlm::tlm_generic_payload tx;
+  tx.set_command(cmd);
+  tx.set_address(addr);
+  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  tx.set_data_length(static_cast<unsigned>(size));
+  tx.set_streaming_width(static_cast<unsigned>(size));
+  tx.set_byte_enable_ptr(nullptr);
+  tx.set_dmi_allowed(false);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  mem->b_transport(tx, delay);
+  return tx.get_response_status() == tlm::TLM_OK_RESPONSE;
+}
+
+bool ParCore::load(std::uint64_t addr, int size, std::uint64_t& value) {
+  value = 0;
+  return global_access(tlm::TLM_READ_COMMAND, addr, size, value);
+}
+
+bool ParCore::store(std::uint64_t addr, int size, std::uint64_t value) {
+  return global_access(tlm::TLM_WRITE_COMMAND, addr, size, value);
+}
+
+}  // namespace par::core

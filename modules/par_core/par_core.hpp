@@ -1,0 +1,65 @@
+// The PAR core as a SystemC module (architecture.md "Blocks and sockets").
+//
+// One SC_THREAD per core advances the plain-C++ PacketEngine (no SystemC process per pipeline
+// stage). A packet is launched by a blocking TLM write of a PacketDescriptor to `ctrl`; the write
+// returns when the packet has completed, with TLM_GENERIC_ERROR_RESPONSE if it failed. Loads and
+// stores outside the local-memory window leave through `mem`.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "core_config.hpp"
+#include "core_stats.hpp"
+#include "local_memory.hpp"
+#include "packet_descriptor.hpp"
+#include "packet_engine.hpp"
+
+namespace par::core {
+
+class ParCore : public sc_core::sc_module, private GlobalMemoryPath {
+ public:
+  tlm_utils::simple_target_socket<ParCore> ctrl;
+  tlm_utils::simple_initiator_socket<ParCore> mem;
+
+  // `program` is the shared, already decoded instruction memory (it outlives the module).
+  ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
+          RunMode mode, sc_core::sc_time clock_period);
+
+  LocalMemory& local_memory() { return local_; }
+  const CoreStats& total_stats() const { return total_; }
+  const std::vector<CoreStats>& packet_stats() const { return per_packet_; }
+  const std::string& error() const { return error_; }
+  bool failed() const { return !error_.empty(); }
+  // Final registers of chosen threads (see PacketEngine::capture_registers).
+  void capture_registers(std::uint64_t first, std::uint64_t count) { engine_.capture_registers(first, count); }
+  const std::vector<ThreadRegisters>& captured_registers() const { return captured_; }
+
+ private:
+  void run_thread();
+  void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  bool load(std::uint64_t addr, int size, std::uint64_t& value) override;
+  bool store(std::uint64_t addr, int size, std::uint64_t value) override;
+  bool global_access(tlm::tlm_command cmd, std::uint64_t addr, int size, std::uint64_t& value);
+
+  const CoreConfig& cfg_;
+  const sc_core::sc_time period_;
+  LocalMemory local_;
+  PacketEngine engine_;
+  sc_core::sc_event start_, done_;
+  bool busy_ = false;
+  PacketDescriptor pending_;
+  bool last_ok_ = true;
+  std::string error_;
+  CoreStats total_;
+  std::vector<CoreStats> per_packet_;
+  std::vector<ThreadRegisters> captured_;
+};
+
+}  // namespace par::core

@@ -1,0 +1,49 @@
+// Builds a parsys platform from its configuration: instantiates the modules and binds their
+// sockets (platform.cpp is the one place that says which module talks to which).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interconnect.hpp"
+#include "packet_launcher.hpp"
+#include "par/isa/program.hpp"
+#include "par_core.hpp"
+#include "platform_config.hpp"
+
+namespace par::platform {
+
+class Platform {
+ public:
+  // Builds the platform for `program`; check error() before simulating.
+  Platform(const PlatformConfig& cfg, const isa::Program& program);
+  ~Platform();
+
+  const std::string& error() const { return error_; }
+  bool ok() const { return error_.empty(); }
+
+  // Runs the program's packet to completion (sc_start). Returns false with error() set when the
+  // packet failed or the run could not complete.
+  bool run();
+
+  core::ParCore& core(int i) { return *cores_[static_cast<std::size_t>(i)]; }
+  int core_count() const { return static_cast<int>(cores_.size()); }
+  interconnect::Interconnect& bus() { return *bus_; }
+  const isa::Program& program() const { return program_; }
+  double host_seconds() const { return host_seconds_; }
+  sc_core::sc_time simulated_time() const { return sim_time_; }
+
+ private:
+  PlatformConfig cfg_;
+  isa::Program program_;
+  std::unique_ptr<core::LoadedProgram> loaded_;
+  std::unique_ptr<interconnect::Interconnect> bus_;
+  std::vector<std::unique_ptr<core::ParCore>> cores_;
+  std::unique_ptr<PacketLauncher> launcher_;
+  std::string error_;
+  double host_seconds_ = 0;
+  sc_core::sc_time sim_time_;
+};
+
+}  // namespace par::platform
