@@ -45,7 +45,7 @@ TimingModel::TimingModel(const CoreConfig& cfg)
     : cfg_(cfg),
       T_(cfg.threads_per_lane),
       history_(std::max({cfg.queue_size, cfg.output_buffers, cfg.commit_per_fu})),
-      rob_commit_(static_cast<std::size_t>(cfg.rob_size), 0),
+      rob_release_(static_cast<std::size_t>(cfg.rob_size), 0),
       avail_(static_cast<std::size_t>(isa::kRegIdCount) * cfg.threads_per_lane, 0),
       ready_(static_cast<std::size_t>(T_)),
       start_(static_cast<std::size_t>(T_)),
@@ -102,8 +102,9 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   // Dispatch (§4.1): a free ROB entry and a free queue entry at the start of the cycle; entries
   // freed in cycle c are usable from c+1.
   const bool per_fu = cfg_.commit_order == CommitOrder::PerFu;
+  // Entry i of the ring is reused by instruction i + R once it is released.
   Cycle rob_entry_free =
-      rob_count_ >= R ? rob_commit_[static_cast<std::size_t>(rob_count_ % R)] + 1 : 0;
+      rob_count_ >= R ? rob_release_[static_cast<std::size_t>(rob_count_ % R)] + 1 : 0;
   if (per_fu) {
     // Entries are freed out of program order: a pool whose earliest release frees first.
     while (!rob_pool_.empty() && rob_pool_.top() < fetch) rob_pool_.pop();
@@ -203,13 +204,13 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   const Cycle allocated = rob_at_dispatch ? d : issue;
   int occupancy = 1;
   for (int j = 1; j <= std::min<std::int64_t>(R - 1, rob_count_); ++j)
-    if (rob_commit_[static_cast<std::size_t>((rob_count_ - j) % R)] >= allocated) ++occupancy;
+    if (rob_release_[static_cast<std::size_t>((rob_count_ - j) % R)] >= allocated) ++occupancy;
   rob_max_occupancy_ = std::max(rob_max_occupancy_, occupancy);
   const Cycle rob_release = cfg_.rob_release == RobRelease::Commit ? commit : last;
-  rob_commit_[static_cast<std::size_t>(rob_count_ % R)] = rob_release;
+  rob_release_[static_cast<std::size_t>(rob_count_ % R)] = rob_release;
   if (per_fu) rob_pool_.push(rob_release);
   ++rob_count_;
-  rob_occupancy_sum_ += commit - allocated + 1;
+  rob_occupancy_sum_ += rob_release - allocated + 1;
   last_commit_ = std::max(last_commit_, commit);
   return OpSchedule{d, issue, commit};
 }

@@ -111,7 +111,7 @@ class TimingModel {
   const int T_;
   const int history_;
   std::array<FuHistory, isa::kBackendUnits> fu_;
-  std::vector<Cycle> rob_commit_;  // ring of the last rob_size commits
+  std::vector<Cycle> rob_release_;  // release cycles of the last rob_size instructions (ring)
   // Release cycles of occupied ROB entries when they are freed out of program order.
   std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> rob_pool_;
   std::int64_t rob_count_ = 0;
