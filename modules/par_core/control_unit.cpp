@@ -19,24 +19,34 @@ ControlUnit::ControlUnit(const SlotState& state, int stack_depth, bool master)
   masks_.resize(max_depth_ * static_cast<std::size_t>(S_));
 }
 
-bool ControlUnit::any(const std::uint8_t* m) const {
-  for (int s = 0; s < S_; ++s)
-    if (m[s]) return true;
-  return false;
+int ControlUnit::count(const std::uint8_t* m) const {
+  int n = 0;
+  for (int s = 0; s < S_; ++s) n += m[s];
+  return n;
+}
+
+void ControlUnit::set_mask(const std::uint8_t* m) {
+  int n = 0;
+  for (int s = 0; s < S_; ++s) {
+    mask_[s] = m[s];
+    n += m[s];
+  }
+  active_ = n;
 }
 
 void ControlUnit::start_round(const std::uint8_t* valid, std::uint64_t start_pc) {
   stack_.clear();
-  stack_.push_back(Entry{Kind::Par, 0, start_pc, 0});
   std::memcpy(entry_mask(0), valid, static_cast<std::size_t>(S_));
-  std::memcpy(mask_.data(), valid, static_cast<std::size_t>(S_));
+  set_mask(valid);
+  stack_.push_back(Entry{Kind::Par, 0, start_pc, 0, active_});
+  m_level_ = 0;
   pc_ = start_pc;
   round_ended_ = false;
   bep_preds_.clear();
 }
 
-bool ControlUnit::push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int64_t count,
-                       const std::uint8_t* mask, Outcome& out) {
+bool ControlUnit::push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int64_t iterations,
+                       const std::uint8_t* mask, int active, Outcome& out) {
   if (stack_.size() >= max_depth_) {
     out.error = true;
     out.message = "command-stack overflow (core.control_stack_depth = " +
@@ -44,7 +54,7 @@ bool ControlUnit::push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int6
     return false;
   }
   std::memcpy(entry_mask(stack_.size()), mask, static_cast<std::size_t>(S_));
-  stack_.push_back(Entry{kind, qp, addr, count});
+  stack_.push_back(Entry{kind, qp, addr, iterations, active});
   return true;
 }
 
@@ -58,11 +68,12 @@ ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint6
   Outcome out;
   bep_preds_.clear();
   const std::uint8_t* p = st_.pred(in.qp);
-  bool qualified = false;
+  int q_active = 0;
   for (int s = 0; s < S_; ++s) {
     q_[s] = mask_[s] & p[s];
-    qualified |= q_[s] != 0;
+    q_active += q_[s];
   }
+  const bool qualified = q_active > 0;
   const std::uint64_t next = pc_ + 1;
   bool block_ends = in.stop;
 
@@ -100,8 +111,9 @@ ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint6
         return out;
       }
       // A tail expand (stop bit) pushes nothing: M stays narrowed until the enclosing entry.
-      if (!in.stop && !push(Kind::Ret, next, 0, 0, mask_.data(), out)) return out;
-      std::memcpy(mask_.data(), q_.data(), static_cast<std::size_t>(S_));
+      if (!in.stop && !push(Kind::Ret, next, 0, 0, mask_.data(), active_, out)) return out;
+      set_mask(q_.data());
+      m_level_ = -1;
       pc_ = target;
       block_ends = false;
       break;
@@ -122,27 +134,39 @@ ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint6
         pc_ = next;
         break;
       }
-      if (!in.stop && !push(Kind::Ret, next, 0, 0, mask_.data(), out)) return out;
+      if (!in.stop && !push(Kind::Ret, next, 0, 0, mask_.data(), active_, out)) return out;
       if (!push(in.op == Opcode::LoopR ? Kind::CLoop : Kind::PLoop, static_cast<std::uint64_t>(in.imm),
-                in.qp, count, q_.data(), out))
+                in.qp, count, q_.data(), q_active, out))
         return out;
-      std::memcpy(mask_.data(), q_.data(), static_cast<std::size_t>(S_));
+      set_mask(q_.data());
+      m_level_ = static_cast<int>(stack_.size()) - 1;
       pc_ = static_cast<std::uint64_t>(in.imm);
       block_ends = false;
       break;
     }
     case Opcode::Brk: {
       if (qualified) {
-        for (int s = 0; s < S_; ++s) mask_[s] &= static_cast<std::uint8_t>(~q_[s]);
+        int active = 0;
+        for (int s = 0; s < S_; ++s) {
+          mask_[s] &= static_cast<std::uint8_t>(~q_[s]);
+          active += mask_[s];
+        }
+        active_ = active;
+        m_level_ = -1;
         // The n topmost entries, stopping below the PAR entry (level 0).
         std::size_t n = static_cast<std::size_t>(in.imm);
         for (std::size_t level = stack_.size() - 1; level >= 1 && n > 0; --level, --n) {
           std::uint8_t* m = entry_mask(level);
-          for (int s = 0; s < S_; ++s) m[s] &= static_cast<std::uint8_t>(~q_[s]);
+          int left = 0;
+          for (int s = 0; s < S_; ++s) {
+            m[s] &= static_cast<std::uint8_t>(~q_[s]);
+            left += m[s];
+          }
+          stack_[level].active = left;
         }
       }
       pc_ = next;
-      block_ends = block_ends || !any(mask_.data());
+      block_ends = block_ends || active_ == 0;
       break;
     }
     default:
@@ -159,25 +183,35 @@ ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint6
 void ControlUnit::block_end() {
   for (;;) {
     Entry& top = stack_.back();
-    std::uint8_t* m = entry_mask(stack_.size() - 1);
+    const int level = static_cast<int>(stack_.size()) - 1;
+    std::uint8_t* m = entry_mask(static_cast<std::size_t>(level));
     if (top.kind == Kind::Ret) {
-      std::memcpy(mask_.data(), m, static_cast<std::size_t>(S_));
+      set_mask(m);
+      m_level_ = -1;  // the level is popped; its storage will be reused
       pc_ = top.addr;
       stack_.pop_back();
-      if (any(mask_.data())) return;
+      if (active_ > 0) return;
     } else if (top.kind == Kind::CLoop || top.kind == Kind::PLoop) {
       // The values read are those of all dispatched instructions; the engine makes the frontend
       // wait until their writers have committed (par-core-timing.md §3.2).
-      if (top.qp != 0) bep_preds_.push_back(top.qp);
-      const std::uint8_t* p = st_.pred(top.qp);
-      bool again = false;
-      for (int s = 0; s < S_; ++s) {
-        m[s] &= p[s];
-        again |= m[s] != 0;
+      bool changed = false;
+      if (top.qp != 0) {
+        bep_preds_.push_back(top.qp);
+        const std::uint8_t* p = st_.pred(top.qp);
+        int left = 0;
+        for (int s = 0; s < S_; ++s) {
+          m[s] &= p[s];
+          left += m[s];
+        }
+        changed = left != top.active;
+        top.active = left;
       }
+      bool again = top.active > 0;
       if (top.kind == Kind::CLoop) again = --top.count > 0 && again;
       if (again) {
-        std::memcpy(mask_.data(), m, static_cast<std::size_t>(S_));
+        // A counter loop whose slots did not change leaves M as it is: no copy, no count.
+        if (changed || m_level_ != level) set_mask(m);
+        m_level_ = level;
         pc_ = top.addr;
         return;
       }

@@ -36,6 +36,7 @@ class ControlUnit {
 
   std::uint64_t pc() const { return pc_; }
   const std::uint8_t* mask() const { return mask_.data(); }
+  int active_count() const { return active_; }  // set slots of M
   bool round_ended() const { return round_ended_; }
   std::size_t depth() const { return stack_.size(); }
   // Loop predicates (other than p0) read by the block-end processing of the last step.
@@ -48,12 +49,14 @@ class ControlUnit {
     std::uint8_t qp;
     std::uint64_t addr;   // return address or loop body start
     std::int64_t count;   // remaining iterations (CLOOP)
+    int active;           // set slots of the entry's mask
   };
   bool push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int64_t count,
-            const std::uint8_t* mask, Outcome& out);
+            const std::uint8_t* mask, int active, Outcome& out);
   std::uint8_t* entry_mask(std::size_t level) { return &masks_[level * static_cast<std::size_t>(S_)]; }
   void block_end();
-  bool any(const std::uint8_t* m) const;
+  void set_mask(const std::uint8_t* m);  // M = m, keeps active_ in step
+  int count(const std::uint8_t* m) const;
 
   const SlotState& st_;
   const int S_;
@@ -62,6 +65,8 @@ class ControlUnit {
   std::uint64_t pc_ = 0;
   bool round_ended_ = false;
   std::vector<std::uint8_t> mask_;   // M
+  int active_ = 0;
+  int m_level_ = -1;                 // stack level whose mask M equals, -1 if unknown
   std::vector<std::uint8_t> q_;      // scratch: qualified slots
   std::vector<Entry> stack_;
   std::vector<std::uint8_t> masks_;  // mask field of each stack level, S bytes per level

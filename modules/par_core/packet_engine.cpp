@@ -153,11 +153,6 @@ void PacketEngine::capture_round() {
 }
 
 namespace {
-int popcount(const std::uint8_t* m, int n) {
-  int c = 0;
-  for (int s = 0; s < n; ++s) c += m[s];
-  return c;
-}
 ControlKind control_kind(Opcode op) {
   switch (op) {
     case Opcode::Xp: return ControlKind::Xp;
@@ -228,12 +223,12 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
           timing_->add_stall(StallCause::XpDisqualified, cfg_.xp_disqualified_penalty);
         }
       } else {
-        const std::uint8_t* mask = control_.mask();
-        if (auto fault = exec_.execute(in, mask)) return fail(error, pc, fault->describe(), fault->slot);
+        if (auto fault = exec_.execute(in, control_.mask(), control_.active_count()))
+          return fail(error, pc, fault->describe(), fault->slot);
         const auto u = static_cast<std::size_t>(in.unit());
         ++stats.instructions[u];
-        stats.thread_instructions[u] += popcount(mask, S_);
-        stats.qualified_thread_instructions[u] += popcount(exec_.qualified(), S_);
+        stats.thread_instructions[u] += control_.active_count();
+        stats.qualified_thread_instructions[u] += exec_.qualified_count();
         if (timed) {
           const Cycle* limits = in.is_load() ? store_to_load_limits(fetch) : nullptr;
           const OpSchedule sched = timing_->dispatch(prog_.timing(pc), fetch, limits);

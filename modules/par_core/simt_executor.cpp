@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 
 #include "par/isa/semantics.hpp"
 
@@ -23,33 +25,23 @@ std::string MemoryFault::describe() const {
 SimtExecutor::SimtExecutor(SlotState& state, LocalMemory& local, GlobalMemoryPath* global)
     : st_(state), local_(local), global_(global), S_(state.slots()) {
   const auto n = static_cast<std::size_t>(S_);
-  q_.resize(n);
-  b_.resize(n);
+  qbuf_.resize(n);
   c_.resize(n);
   zero_.assign(n, 0);
   addr_.resize(n);
+  tmp_.resize(n);
+  flags_.resize(n);
 }
 
-const u64* SimtExecutor::broadcast(std::vector<u64>& buf, u64 v) {
-  std::fill(buf.begin(), buf.end(), v);
-  return buf.data();
-}
-
-// Second operand: rb, or the immediate for I forms; unary shapes read nothing.
-const u64* SimtExecutor::operand_b(const Instruction& in) {
-  switch (in.meta().shape) {
-    case Shape::Unary:
-    case Shape::Const:
-      return zero_.data();
-    default:
-      return in.imm_form ? broadcast(b_, static_cast<u64>(in.imm)) : st_.reg(in.rb);
-  }
-}
-
-template <bool kWritesP7, class F>
+// rd <- f(a, b, c) in qualified slots. b is a register or, for I forms, the immediate (kImmB);
+// unary and constant shapes read zeros. The write enable is a blend, not a branch.
+template <bool kWritesP7, bool kImmB, class F>
 void SimtExecutor::run_value(F fn, const Instruction& in) {
-  const u64* a = in.meta().shape == Shape::Const ? zero_.data() : st_.reg(in.ra);
-  const u64* b = operand_b(in);
+  const Shape shape = in.meta().shape;
+  const bool no_b = shape == Shape::Unary || shape == Shape::Const;
+  const u64* a = shape == Shape::Const ? zero_.data() : st_.reg(in.ra);
+  const u64* b = no_b ? zero_.data() : st_.reg(in.rb);
+  const u64 bimm = no_b ? 0 : static_cast<u64>(in.imm);
   const u64* c = zero_.data();
   const std::uint16_t flags = in.meta().flags;
   if (flags & isa::kReadsRd) {
@@ -59,16 +51,39 @@ void SimtExecutor::run_value(F fn, const Instruction& in) {
     for (int s = 0; s < S_; ++s) c_[s] = p7[s];
     c = c_.data();
   }
-  u64* d = st_.reg(in.rd);
-  std::uint8_t* p7 = st_.pred(7);
-  const std::uint8_t* q = q_.data();
+  // Results go to a scratch array first: rd is often also a source (add r1 = r1, 8), and a
+  // separate write-enable pass keeps both loops free of aliasing so they vectorise.
   const std::int64_t k = in.imm;
-  for (int s = 0; s < S_; ++s) {
-    bool flag = false;
-    const u64 r = fn(a[s], b[s], c[s], k, flag);
-    if (q[s]) {
-      d[s] = r;
-      if constexpr (kWritesP7) p7[s] = flag;
+  const int n = S_;
+  u64* d = st_.reg(in.rd);
+  if (all_qualified_) {
+    // Every slot writes: one pass, which vectorises even in place (rd == ra). The predicate file
+    // never overlaps the register file, hence __restrict on p7.
+    std::uint8_t* __restrict p7 = st_.pred(7);
+    for (int s = 0; s < n; ++s) {
+      u64 flag = 0;
+      d[s] = fn(a[s], kImmB ? bimm : b[s], c[s], k, flag);
+      if constexpr (kWritesP7) p7[s] = static_cast<std::uint8_t>(flag);
+    }
+    return;
+  }
+  u64* __restrict t = tmp_.data();
+  std::uint8_t* __restrict f = flags_.data();
+  for (int s = 0; s < n; ++s) {
+    u64 flag = 0;
+    t[s] = fn(a[s], kImmB ? bimm : b[s], c[s], k, flag);
+    if constexpr (kWritesP7) f[s] = static_cast<std::uint8_t>(flag);
+  }
+  const std::uint8_t* __restrict q = q_;
+  for (int s = 0; s < n; ++s) {
+    const u64 m = u64{0} - q[s];  // all ones in qualified slots
+    d[s] = (t[s] & m) | (d[s] & ~m);
+  }
+  if constexpr (kWritesP7) {
+    std::uint8_t* __restrict p7 = st_.pred(7);
+    for (int s = 0; s < n; ++s) {
+      const std::uint8_t m = static_cast<std::uint8_t>(0 - q[s]);
+      p7[s] = static_cast<std::uint8_t>((f[s] & m) | (p7[s] & ~m));
     }
   }
 }
@@ -77,7 +92,7 @@ template <class F>
 void SimtExecutor::run_compare(F fn, const Instruction& in) {
   std::uint8_t* pt = st_.pred(in.pt);
   std::uint8_t* pf = st_.pred(in.pf);
-  const std::uint8_t* q = q_.data();
+  const std::uint8_t* q = q_;
   const bool write_t = in.pt != 0, write_f = in.pf != 0;
   auto store = [&](int s, bool c) {
     if (!q[s]) return;
@@ -88,54 +103,205 @@ void SimtExecutor::run_compare(F fn, const Instruction& in) {
     const std::uint8_t* pa = st_.pred(in.pa);
     const std::uint8_t* pb = st_.pred(in.pb);
     for (int s = 0; s < S_; ++s) store(s, fn(pa[s], pb[s]));
+  } else if (in.imm_form) {
+    const u64* a = st_.reg(in.ra);
+    const u64 b = static_cast<u64>(in.imm);
+    for (int s = 0; s < S_; ++s) store(s, fn(a[s], b));
   } else {
     const u64* a = st_.reg(in.ra);
-    const u64* b = operand_b(in);
+    const u64* b = st_.reg(in.rb);
     for (int s = 0; s < S_; ++s) store(s, fn(a[s], b[s]));
   }
 }
 
+namespace {
+
+// Fused multiply-add loops compiled for the FMA instruction set, used when the host CPU has it
+// (checked at run time): the portable build would call the C library's fma() once per slot.
+__attribute__((target("avx2,fma"))) void fma_loop_f64(u64* d, const u64* a, const u64* b, int n) {
+  for (int s = 0; s < n; ++s) {
+    double x, y, z;
+    std::memcpy(&x, &a[s], 8);
+    std::memcpy(&y, &b[s], 8);
+    std::memcpy(&z, &d[s], 8);
+    const double r = __builtin_fma(x, y, z);
+    // Canonical NaN (ISA §6.7) without a branch: a NaN compares unequal to itself.
+    u64 bits;
+    std::memcpy(&bits, &r, 8);
+    d[s] = r == r ? bits : isa::sem::kCanonicalNan64;
+  }
+}
+
+__attribute__((target("avx2,fma"))) void fma_loop_f32(u64* d, const u64* a, const u64* b, int n) {
+  for (int s = 0; s < n; ++s) {
+    float x, y, z;
+    const std::uint32_t xa = static_cast<std::uint32_t>(a[s]), yb = static_cast<std::uint32_t>(b[s]),
+                        zd = static_cast<std::uint32_t>(d[s]);
+    std::memcpy(&x, &xa, 4);
+    std::memcpy(&y, &yb, 4);
+    std::memcpy(&z, &zd, 4);
+    const float r = __builtin_fmaf(x, y, z);
+    std::uint32_t bits;
+    std::memcpy(&bits, &r, 4);
+    d[s] = r == r ? bits : isa::sem::kCanonicalNan32;
+  }
+}
+
+const bool kHostHasFma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+
+// Loads and stores of one access size with the extension fixed at compile time: each access is
+// a single move.
+template <bool kWrite, int kSize, bool kSigned>
+void access_loop(std::uint8_t* mem, std::uint64_t base, const std::uint64_t* addr,
+                 const std::uint8_t* q, u64* d, int slots, bool all) {
+  using Word = std::conditional_t<kSize == 1, std::uint8_t,
+               std::conditional_t<kSize == 2, std::uint16_t,
+               std::conditional_t<kSize == 4, std::uint32_t, std::uint64_t>>>;
+  using SWord = std::make_signed_t<Word>;
+  for (int s = 0; s < slots; ++s) {
+    if (!all && !q[s]) continue;
+    std::uint8_t* p = mem + (addr[s] - base);
+    if constexpr (kWrite) {
+      const Word w = static_cast<Word>(d[s]);
+      std::memcpy(p, &w, kSize);
+    } else {
+      Word w;
+      std::memcpy(&w, p, kSize);
+      d[s] = kSigned ? static_cast<u64>(static_cast<std::int64_t>(static_cast<SWord>(w))) : static_cast<u64>(w);
+    }
+  }
+}
+
+}  // namespace
+
+template <bool kWrite>
+void SimtExecutor::local_access(Opcode op, u64* d) {
+  std::uint8_t* mem = local_.at(local_.base());
+  const std::uint64_t base = local_.base();
+  const std::uint64_t* addr = addr_.data();
+  switch (op) {
+    case Opcode::Ld1: access_loop<false, 1, true>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld2: access_loop<false, 2, true>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld4: access_loop<false, 4, true>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld8: access_loop<false, 8, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld1u: access_loop<false, 1, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld2u: access_loop<false, 2, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld4u: access_loop<false, 4, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::St1: access_loop<true, 1, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::St2: access_loop<true, 2, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::St4: access_loop<true, 4, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::St8: access_loop<true, 8, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    default: break;
+  }
+  (void)kWrite;
+}
+
+// Loads and stores: a first pass computes and checks every qualified slot's address, a second
+// pass accesses local memory directly. Addresses outside the window go to the global path.
+template <bool kWrite, bool kImm>
 std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
   const int size = isa::access_size(in.op);
-  const bool write = in.is_store();
   const u64* a = st_.reg(in.ra);
-  const u64* b = operand_b(in);
+  const u64* b = kImm ? nullptr : st_.reg(in.rb);
+  const u64 imm = static_cast<u64>(in.imm);
   const u64 align = static_cast<u64>(size) - 1;
+  const u64 base = local_.base();
+  const u64 last_ok = local_.size() - static_cast<u64>(size);  // addr - base <= last_ok: in window
+  const std::uint8_t* q = q_;
+  u64* addr = addr_.data();
+  // Non-zero if some qualified slot is misaligned or outside the window. "Outside" is the borrow
+  // of last_ok - (x - base), computed with bit operations: baseline x86-64 vectors have no
+  // 64-bit compare, and this pass runs for every memory instruction.
+  auto outside = [last_ok, base](u64 x) {
+    const u64 off = x - base, diff = last_ok - off;
+    return ((~last_ok & off) | ((~last_ok | off) & diff)) >> 63;
+  };
+  u64 bad = 0;
+  const int n = S_;
+  if (all_qualified_) {
+    for (int s = 0; s < n; ++s) {
+      const u64 x = a[s] + (kImm ? imm : b[s]);
+      addr[s] = x;
+      bad |= (x & align) | outside(x);
+    }
+  } else {
+    for (int s = 0; s < n; ++s) {
+      const u64 x = a[s] + (kImm ? imm : b[s]);
+      addr[s] = x;
+      bad |= (u64{0} - q[s]) & ((x & align) | outside(x));
+    }
+  }
+  const bool all_local = bad == 0;
   u64* d = st_.reg(in.rd);
+  if (all_local) {
+    local_access<kWrite>(in.op, d);
+    return std::nullopt;
+  }
   for (int s = 0; s < S_; ++s) {
-    if (!q_[s]) continue;
-    const u64 addr = a[s] + b[s];
-    addr_[s] = addr;
-    if (addr & align) return MemoryFault{MemoryFault::Kind::Misaligned, s, addr, size, write};
-    if (local_.contains(addr, static_cast<u64>(size))) {
-      if (write) local_.store(addr, size, d[s]);
-      else d[s] = isa::sem::extend_load(in.op, local_.load(addr, size));
+    if (!q[s]) continue;
+    const u64 x = addr[s];
+    if (x & align) return MemoryFault{MemoryFault::Kind::Misaligned, s, x, size, kWrite};
+    if (x - base <= last_ok) {
+      if constexpr (kWrite) local_.store(x, size, d[s]);
+      else d[s] = isa::sem::extend_load(in.op, local_.load(x, size));
       continue;
     }
     bool ok = false;
     if (global_ != nullptr) {
-      if (write) {
-        ok = global_->store(addr, size, d[s]);
+      if constexpr (kWrite) {
+        ok = global_->store(x, size, d[s]);
       } else {
         u64 raw = 0;
-        ok = global_->load(addr, size, raw);
+        ok = global_->load(x, size, raw);
         if (ok) d[s] = isa::sem::extend_load(in.op, raw);
       }
     }
-    if (!ok) return MemoryFault{MemoryFault::Kind::Unmapped, s, addr, size, write};
+    if (!ok) return MemoryFault{MemoryFault::Kind::Unmapped, s, x, size, kWrite};
   }
   return std::nullopt;
 }
 
-std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const std::uint8_t* mask) {
-  const std::uint8_t* p = st_.pred(in.qp);
-  for (int s = 0; s < S_; ++s) q_[s] = mask[s] & p[s];
+std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const std::uint8_t* mask,
+                                                  int active) {
+  if (active == S_ && in.qp == 0 && kHostHasFma && (in.op == Opcode::MacD || in.op == Opcode::MacF)) {
+    q_ = mask;
+    q_count_ = active;
+    all_qualified_ = true;
+    if (in.op == Opcode::MacD) fma_loop_f64(st_.reg(in.rd), st_.reg(in.ra), st_.reg(in.rb), S_);
+    else fma_loop_f32(st_.reg(in.rd), st_.reg(in.ra), st_.reg(in.rb), S_);
+    return std::nullopt;
+  }
+  if (in.qp == 0) {
+    q_ = mask;  // p0 reads 1 everywhere
+    q_count_ = active;
+  } else {
+    const std::uint8_t* p = st_.pred(in.qp);
+    std::uint8_t* __restrict q = qbuf_.data();
+    const int n = S_;
+    int c = 0;
+    for (int s = 0; s < n; ++s) {
+      q[s] = mask[s] & p[s];
+      c += q[s];
+    }
+    q_ = q;
+    q_count_ = c;
+  }
+  all_qualified_ = q_count_ == S_;
 
-  if (in.is_memory()) return run_memory(in);
+  if (in.is_memory()) {
+    if (in.is_store()) return in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
+    return in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
+  }
   const bool writes_p7 = (in.meta().flags & isa::kWritesP7) != 0;
+  const bool imm_b = in.imm_form;
   if (isa::sem::dispatch_value_op(in.op, [&](auto fn) {
-        if (writes_p7) run_value<true>(fn, in);
-        else run_value<false>(fn, in);
+        if (writes_p7) {
+          if (imm_b) run_value<true, true>(fn, in);
+          else run_value<true, false>(fn, in);
+        } else {
+          if (imm_b) run_value<false, true>(fn, in);
+          else run_value<false, false>(fn, in);
+        }
       }))
     return std::nullopt;
   isa::sem::dispatch_compare_op(in.op, [&](auto fn) { run_compare(fn, in); });

@@ -41,20 +41,21 @@ inline u64 sext(u64 v, int bits) {
 inline u64 zext(u64 v, int bits) { return bits >= 64 ? v : v & ((u64{1} << bits) - 1); }
 
 // ---------------------------------------------------------------------------------------------
-// Value-producing operations: rd <- f(a, b, c, k); `flag` receives the implicit p7 result for
-// the opcodes with kWritesP7. a = ra, b = rb or sext(imm), c = old rd (kReadsRd) or p7 (addx),
+// Value-producing operations: rd <- f(a, b, c, k); `flag` receives the implicit p7 result (0 or 1)
+// for the opcodes with kWritesP7. It is an integer, not a bool, so that loops over many slots
+// vectorise (compilers have no vector type for bool). a = ra, b = rb or sext(imm), c = old rd (kReadsRd) or p7 (addx),
 // k = the instruction's imm (shift/extend amount, sla n, imm16).
 // ---------------------------------------------------------------------------------------------
 
 #define PAR_SEM_OP(Name, ...)                                                                \
   struct Name {                                                                              \
     u64 operator()([[maybe_unused]] u64 a, [[maybe_unused]] u64 b, [[maybe_unused]] u64 c,   \
-                   [[maybe_unused]] s64 k, [[maybe_unused]] bool& flag) const __VA_ARGS__    \
+                   [[maybe_unused]] s64 k, [[maybe_unused]] u64& flag) const __VA_ARGS__     \
   };
 
 PAR_SEM_OP(OpAdd, {
   const u64 r = a + b;
-  flag = ((~(a ^ b) & (a ^ r)) >> 63) != 0;
+  flag = (~(a ^ b) & (a ^ r)) >> 63;
   return r;
 })
 PAR_SEM_OP(OpAddu, {
@@ -64,7 +65,7 @@ PAR_SEM_OP(OpAddu, {
 })
 PAR_SEM_OP(OpSubf, {
   const u64 r = b - a;
-  flag = (((b ^ a) & (b ^ r)) >> 63) != 0;
+  flag = ((b ^ a) & (b ^ r)) >> 63;
   return r;
 })
 PAR_SEM_OP(OpSubfu, {
@@ -111,7 +112,7 @@ PAR_SEM_OP(OpSla, { return a + (b << (k & 3)); })
 PAR_SEM_OP(OpAddx, {
   const u64 s = a + b;
   const u64 r = s + (c & 1);
-  flag = s < a || r < s;
+  flag = static_cast<u64>(s < a) | static_cast<u64>(r < s);
   return r;
 })
 PAR_SEM_OP(OpSet, { return static_cast<u64>(k); })
@@ -129,7 +130,7 @@ PAR_SEM_OP(OpMulhu, {
 PAR_SEM_OP(OpMac, {
   const u64 p = static_cast<u64>(static_cast<s64>(sext(a, 32)) * static_cast<s64>(sext(b, 32)));
   const u64 r = c + p;
-  flag = ((~(c ^ p) & (c ^ r)) >> 63) != 0;
+  flag = (~(c ^ p) & (c ^ r)) >> 63;
   return r;
 })
 PAR_SEM_OP(OpMacu, {
@@ -325,7 +326,10 @@ inline u64 extend_load(Opcode op, u64 raw) {
 // Convenience for scalar callers (master core, tests): executes a value op on one slot.
 // Returns false if `in` is not a value op.
 inline bool execute_value(const Instruction& in, u64 a, u64 b, u64 c, u64& result, bool& flag) {
-  return dispatch_value_op(in.op, [&](auto fn) { result = fn(a, b, c, in.imm, flag); });
+  u64 f = 0;
+  const bool ok = dispatch_value_op(in.op, [&](auto fn) { result = fn(a, b, c, in.imm, f); });
+  flag = f != 0;
+  return ok;
 }
 inline bool execute_compare(const Instruction& in, u64 a, u64 b, bool& cond) {
   return dispatch_compare_op(in.op, [&](auto fn) { cond = fn(a, b); });

@@ -1,0 +1,297 @@
+// Hierarchical statistics: groups named after modules, typed statistics with units, a JSON
+// document and a readable table, snapshots and differences for per-launch reports.
+//
+//   StatGroup stats{"platform.core0"};                  // a module's own group
+//   Counter& cycles = stats.counter("cycles", "cycles", "Simulated core cycles");
+//   Counter& insts = stats.counter("thread_insts", "thread-instructions", "Executed");
+//   stats.formula("ipc", "ratio", "Thread-instructions per cycle",
+//                 [](const StatView& s) { return s["thread_insts"] / s["cycles"]; });
+//   root.attach(stats);                                  // the platform's report tree
+//   Json before = root.snapshot(); ... run a launch ...
+//   Json launch = root.diff(root.snapshot(), before);   // ipc re-evaluated on the difference
+//   root.write_table(std::cout, launch);
+//
+// Not thread-safe (SystemC runs one process at a time). Registration mistakes (bad or duplicate
+// names) throw std::invalid_argument.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "par/simkit/json.hpp"
+
+namespace par::simkit {
+
+class StatGroup;
+namespace detail {
+struct StatsAccess;
+}
+
+// How the table prints a value. JSON always holds the full-precision value.
+class Format {
+ public:
+  enum class Kind { Integer, Fixed, Percent };
+  static Format integer() { return Format(Kind::Integer, 0); }
+  static Format fixed(int decimals) { return Format(Kind::Fixed, decimals); }
+  // The value is a fraction (0..1) printed x100 with a '%' sign: 0.9999 -> "99.99%".
+  static Format percent(int decimals) { return Format(Kind::Percent, decimals); }
+
+  Kind kind() const noexcept { return kind_; }
+  int decimals() const noexcept { return decimals_; }
+  // Rounded half up (see format.hpp); "n/a" for NaN.
+  std::string apply(double value) const;
+
+ private:
+  Format(Kind kind, int decimals) : kind_(kind), decimals_(decimals) {}
+  Kind kind_;
+  int decimals_;
+};
+
+// Base of every statistic. Owned by its group; non-copyable; stable address.
+class Stat {
+ public:
+  enum class Kind { Counter, Real, Formula, Distribution };
+
+  Stat(const Stat&) = delete;
+  Stat& operator=(const Stat&) = delete;
+  virtual ~Stat();
+
+  const std::string& name() const noexcept { return name_; }
+  const std::string& unit() const noexcept { return unit_; }
+  const std::string& desc() const noexcept { return desc_; }
+  const Format& format() const noexcept { return format_; }
+  Kind kind() const noexcept { return kind_; }
+  const StatGroup& group() const noexcept { return *group_; }
+  // Full dotted name: group path + "." + name ("platform.core0.cycles").
+  std::string path() const;
+  // The current headline value: counter/real value, formula result, distribution mean.
+  // NaN when undefined (mean of no samples, formula of a diff-only tree, 0/0).
+  virtual double number() const = 0;
+  // Back to the state at registration (formulas have none).
+  virtual void reset() = 0;
+
+ protected:
+  Stat(StatGroup& group, std::string name, std::string unit, std::string desc, Format format,
+       Kind kind);
+
+ private:
+  StatGroup* group_;
+  std::string name_;
+  std::string unit_;
+  std::string desc_;
+  Format format_;
+  Kind kind_;
+};
+
+// An event count. Subtracts in differences.
+class Counter final : public Stat {
+ public:
+  Counter(StatGroup& group, std::string name, std::string unit, std::string desc, Format format);
+  Counter& operator++() noexcept {
+    ++value_;
+    return *this;
+  }
+  Counter& operator+=(std::uint64_t n) noexcept {
+    value_ += n;
+    return *this;
+  }
+  void set(std::uint64_t v) noexcept { value_ = v; }
+  std::uint64_t value() const noexcept { return value_; }
+  double number() const override { return static_cast<double>(value_); }
+  void reset() override { value_ = 0; }
+
+ private:
+  std::uint64_t value_ = 0;
+};
+
+// An accumulated real quantity (time, energy, bytes as double...). Subtracts in differences,
+// so use it for sums, not for levels; a level belongs in a formula or a distribution.
+class Real final : public Stat {
+ public:
+  Real(StatGroup& group, std::string name, std::string unit, std::string desc, Format format);
+  Real& operator+=(double v) noexcept {
+    value_ += v;
+    return *this;
+  }
+  void set(double v) noexcept { value_ = v; }
+  double value() const noexcept { return value_; }
+  double number() const override { return value_; }
+  void reset() override { value_ = 0.0; }
+
+ private:
+  double value_ = 0.0;
+};
+
+// Read access to statistic values for formulas, on whichever tree is being reported: the live
+// statistics, a snapshot or a difference of two snapshots.
+class StatView {
+ public:
+  // The value of the statistic at `path`, relative to the formula's group ("cycles",
+  // "lsu.loads"); a distribution's field with ".count", ".sum", ".min", ".max" or ".mean".
+  // NaN when missing or undefined, so an undefined input makes the formula undefined.
+  double operator[](std::string_view path) const;
+
+ private:
+  friend struct detail::StatsAccess;
+  StatView(const StatGroup& group, const Json& node, bool live, int depth)
+      : group_(&group), node_(&node), live_(live), depth_(depth) {}
+  const StatGroup* group_;
+  const Json* node_;  // this group's object in the tree being evaluated
+  bool live_;
+  int depth_;  // formula nesting, to stop cycles
+};
+
+// A derived value, evaluated whenever it is reported.
+class Formula final : public Stat {
+ public:
+  // Computed from other statistics through the view: also right in differences
+  // (per-launch IPC is launch instructions / launch cycles). Preferred.
+  using Fn = std::function<double(const StatView&)>;
+  // Reads live state directly: evaluated only on the live tree; null in differences.
+  using LiveFn = std::function<double()>;
+
+  Formula(StatGroup& group, std::string name, std::string unit, std::string desc, Format format,
+          Fn fn, LiveFn live_fn);
+  bool is_live_only() const noexcept { return static_cast<bool>(live_fn_); }
+  double number() const override;
+  void reset() override {}
+
+ private:
+  friend struct detail::StatsAccess;
+  Fn fn_;
+  LiveFn live_fn_;
+};
+
+// Bucket edges of a distribution: bucket i holds samples in [bounds[i], bounds[i+1]); samples
+// below bounds.front() count as underflow, at or above bounds.back() as overflow.
+struct Buckets {
+  std::vector<double> bounds;  // ascending; empty = no buckets (count/sum/min/max only)
+
+  static Buckets none() { return {}; }
+  // `count` buckets of `width` from `first`: [first, first+width), ...
+  static Buckets linear(double first, double width, std::size_t count);
+  // `count` buckets [0,1) [1,2) [2,4) [4,8) ... [2^(count-2), 2^(count-1)).
+  static Buckets log2(std::size_t count);
+  // Explicit ascending edges (at least two).
+  static Buckets edges(std::vector<double> bounds);
+};
+
+// Samples of a quantity (latency, occupancy): count, sum, min, max, mean and bucket counts.
+// Count, sum and buckets subtract in differences; min/max are kept when the earlier snapshot had
+// no samples and are null otherwise (they cannot be recovered from two snapshots).
+class Distribution final : public Stat {
+ public:
+  Distribution(StatGroup& group, std::string name, std::string unit, std::string desc,
+               Format format, Buckets buckets);
+  void sample(double value, std::uint64_t times = 1);
+
+  std::uint64_t count() const noexcept { return count_; }
+  double sum() const noexcept { return sum_; }
+  double min() const noexcept;   // NaN when empty
+  double max() const noexcept;   // NaN when empty
+  double mean() const noexcept;  // NaN when empty
+  const std::vector<double>& bounds() const noexcept { return bounds_; }
+  const std::vector<std::uint64_t>& bucket_counts() const noexcept { return buckets_; }
+  std::uint64_t underflow() const noexcept { return underflow_; }
+  std::uint64_t overflow() const noexcept { return overflow_; }
+  double number() const override { return mean(); }
+  void reset() override;
+
+ private:
+  std::vector<double> bounds_;
+  std::vector<std::uint64_t> buckets_;
+  std::uint64_t count_ = 0;
+  std::uint64_t underflow_ = 0;
+  std::uint64_t overflow_ = 0;
+  double sum_ = 0.0;
+  double min_ = 0.0;
+  double max_ = 0.0;
+};
+
+// A named group of statistics and child groups, in registration order. A module owns its group
+// (named after its SystemC hierarchical name, e.g. "platform.core0") and the platform attaches it
+// to the report root. A dotted group name nests in JSON and in paths like separate levels, so
+// groups "platform.core0" and "platform.core1" attached to an unnamed root both appear under
+// "platform".
+class StatGroup {
+ public:
+  explicit StatGroup(std::string name = "");
+  ~StatGroup();
+  StatGroup(const StatGroup&) = delete;
+  StatGroup& operator=(const StatGroup&) = delete;
+
+  const std::string& name() const noexcept { return name_; }
+  // Dotted path from the root of the tree, including this group's name ("" for an unnamed root).
+  std::string path() const;
+  const StatGroup* parent() const noexcept { return parent_; }
+
+  // Statistic names: one word of [A-Za-z0-9_-], unique in the group.
+  Counter& counter(const std::string& name, const std::string& unit, const std::string& desc,
+                   Format format = Format::integer());
+  Real& real(const std::string& name, const std::string& unit, const std::string& desc,
+             Format format = Format::fixed(3));
+  Formula& formula(const std::string& name, const std::string& unit, const std::string& desc,
+                   Formula::Fn fn, Format format = Format::fixed(3));
+  Formula& formula(const std::string& name, const std::string& unit, const std::string& desc,
+                   Formula::LiveFn fn, Format format = Format::fixed(3));
+  Distribution& distribution(const std::string& name, const std::string& unit,
+                             const std::string& desc, Buckets buckets = Buckets::none(),
+                             Format format = Format::fixed(2));
+
+  // A child group owned by this one, created on first use (e.g. "lsu").
+  StatGroup& group(const std::string& name);
+  // Adds a group owned elsewhere (a module's) as a child; it detaches itself when destroyed.
+  void attach(StatGroup& child);
+  void detach(StatGroup& child) noexcept;
+
+  // Lookup by dotted path relative to this group ("platform.core0.cycles" from the root);
+  // nullptr when absent.
+  const Stat* find(std::string_view path) const;
+  Stat* find(std::string_view path);
+  const StatGroup* find_group(std::string_view path) const;
+
+  // Resets every statistic in this group and its children (end of a warm-up phase).
+  void reset();
+
+  // {"<stat>": {"value", "unit", "desc", "kind", ...}, "<group>": {...}} -- see README.md.
+  // This group's own name is not a level of the result (it is the key in the parent's object).
+  Json to_json() const;
+  // A plain value tree of the current state, the same document as to_json().
+  Json snapshot() const { return to_json(); }
+  // later - earlier for two snapshots of this group: counters, reals and distributions
+  // subtract, view formulas are re-evaluated on the difference, live formulas become null.
+  Json diff(const Json& later, const Json& earlier) const;
+
+  // Aligned table, one row per statistic (distributions add count/min/max and non-empty
+  // buckets): full dotted name, formatted value, unit, description.
+  void write_table(std::ostream& os) const;
+  // The same for a snapshot or difference of this group.
+  void write_table(std::ostream& os, const Json& values) const;
+
+ private:
+  friend struct detail::StatsAccess;
+  struct Entry {
+    Stat* stat = nullptr;
+    StatGroup* group = nullptr;
+  };
+  void check_new_name(const std::string& name, bool is_group) const;
+  template <class S, class... Args>
+  S& add_stat(const std::string& name, Args&&... args);
+
+  std::string name_;
+  StatGroup* parent_ = nullptr;
+  std::vector<Entry> entries_;  // registration order
+  std::vector<std::unique_ptr<Stat>> stats_;
+  std::vector<std::unique_ptr<StatGroup>> owned_groups_;
+};
+
+// The statistic object ({"value", "unit", ...}) at a dotted path in a to_json()/snapshot()/
+// diff() tree; nullptr when absent. For scripts and tests.
+const Json* find_stat(const Json& tree, std::string_view path);
+
+}  // namespace par::simkit

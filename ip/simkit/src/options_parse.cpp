@@ -1,0 +1,306 @@
+// Command-line and INI parsing.
+//
+// Own tokenizer and INI reader rather than Boost.Program_options: Boost stops at the first error
+// (by exception), reports no line numbers for INI files and guesses abbreviated option names,
+// while simkit must collect every error with file:line and convert values with its own messages.
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+
+#include "option_values.hpp"
+#include "options_impl.hpp"
+
+namespace par::simkit {
+
+using detail::OptionAccess;
+
+namespace {
+
+// One value for one option, not yet converted.
+struct Assignment {
+  Option* option = nullptr;
+  std::string text;
+};
+
+bool is_bool_literal(const std::string& t) {
+  bool ignored = false;
+  return detail::parse_bool(t, ignored).empty();
+}
+
+// A token that cannot be the value of the preceding option: --name, or -x with a letter.
+bool looks_like_option(const std::string& t) {
+  return (t.size() > 2 && t.compare(0, 2, "--") == 0) ||
+         (t.size() == 2 && t[0] == '-' && std::isalpha(static_cast<unsigned char>(t[1])));
+}
+
+bool is_section_name(std::string_view s) {
+  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '.' ? s[i + 1] == '.'
+                 : !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The value part of an INI line (after '='), already trimmed. Unquoted values end at a '#' or
+// ';' that starts the value or follows a blank; quoted values take \" \\ \n \t \r escapes.
+// Returns "" or an error.
+std::string ini_value(std::string_view raw, std::string& value, bool& quoted) {
+  value.clear();
+  quoted = !raw.empty() && raw.front() == '"';
+  if (!quoted) {
+    std::size_t end = raw.size();
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if ((raw[i] == '#' || raw[i] == ';') && (i == 0 || raw[i - 1] == ' ' || raw[i - 1] == '\t')) {
+        end = i;
+        break;
+      }
+    }
+    value = std::string(detail::trim(raw.substr(0, end)));
+    return "";
+  }
+  std::size_t i = 1;
+  for (; i < raw.size() && raw[i] != '"'; ++i) {
+    if (raw[i] != '\\') {
+      value += raw[i];
+      continue;
+    }
+    if (++i == raw.size()) break;
+    switch (raw[i]) {
+      case '"':
+        value += '"';
+        break;
+      case '\\':
+        value += '\\';
+        break;
+      case 'n':
+        value += '\n';
+        break;
+      case 't':
+        value += '\t';
+        break;
+      case 'r':
+        value += '\r';
+        break;
+      default:
+        return std::string("unknown escape '\\") + raw[i] + "' in quoted value";
+    }
+  }
+  if (i >= raw.size()) return "unterminated quoted value";
+  const std::string_view rest = detail::trim(raw.substr(i + 1));
+  if (!rest.empty() && rest.front() != '#' && rest.front() != ';') {
+    return "unexpected text after the closing quote";
+  }
+  return "";
+}
+
+class Parser {
+ public:
+  Parser(OptionRegistry::Impl& impl, ParseResult& result) : impl_(impl), result_(result) {}
+
+  void run(const std::vector<std::string>& args) {
+    std::vector<Assignment> command_line;
+    tokenize(args, command_line);
+    for (const auto& file : result_.config_files) read_ini(file, impl_.next_source++);
+    // The command line is applied last so that it wins over every file.
+    const int source = impl_.next_source++;
+    for (auto& a : command_line) {
+      apply(*a.option, a.text, false, source, Origin{Origin::Kind::CommandLine, "", 0},
+            "--" + a.option->name());
+    }
+  }
+
+ private:
+  void error(std::string message) { result_.errors.push_back(std::move(message)); }
+
+  void tokenize(const std::vector<std::string>& args, std::vector<Assignment>& out) {
+    bool options_ended = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& arg = args[i];
+      if (options_ended) {
+        result_.positional.push_back(arg);
+      } else if (arg == "--") {
+        options_ended = true;
+      } else if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
+        const bool has_value = eq != std::string::npos;
+        std::string value = has_value ? arg.substr(eq + 1) : std::string();
+        if (name == "config") {
+          if (!has_value && i + 1 < args.size() && !looks_like_option(args[i + 1])) {
+            value = args[++i];
+          }
+          if (value.empty()) {
+            error("--config: missing value");
+          } else {
+            result_.config_files.push_back(value);
+          }
+          continue;
+        }
+        Option* option = impl_.find(name);
+        if (option == nullptr) {
+          error("unknown option '--" + name + "'" + impl_.suggestion(name, "--", true));
+          continue;
+        }
+        take_value(*option, has_value, std::move(value), args, i, out);
+      } else if (arg.size() >= 2 && arg[0] == '-' &&
+                 std::isalpha(static_cast<unsigned char>(arg[1]))) {
+        Option* option = arg.size() == 2 ? impl_.find_short(arg[1]) : nullptr;
+        if (option == nullptr) {
+          // "-help" is most likely a mistyped long option.
+          const std::string hint =
+              arg.size() > 2 ? impl_.suggestion(arg.substr(1), "--", true) : "";
+          error("unknown option '" + arg + "'" + hint);
+          continue;
+        }
+        take_value(*option, false, std::string(), args, i, out);
+      } else {
+        // Includes "-" (stdin by convention) and negative numbers.
+        result_.positional.push_back(arg);
+      }
+    }
+  }
+
+  // The option's value: after '=', or the next argument. A flag takes the next argument only
+  // when it is a boolean literal (--trace false), so "--trace kernel.par" keeps the positional.
+  void take_value(Option& option, bool has_value, std::string value,
+                  const std::vector<std::string>& args, std::size_t& i,
+                  std::vector<Assignment>& out) {
+    if (!has_value) {
+      const bool next_exists = i + 1 < args.size();
+      if (OptionAccess::is_flag(option)) {
+        value = next_exists && is_bool_literal(args[i + 1]) ? args[++i] : "true";
+      } else if (next_exists && !looks_like_option(args[i + 1])) {
+        value = args[++i];
+      } else {
+        error("--" + option.name() + ": missing value");
+        return;
+      }
+    }
+    out.push_back(Assignment{&option, std::move(value)});
+  }
+
+  void read_ini(const std::string& path, int source) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      error("cannot read config file '" + path + "': it is a directory");
+      return;
+    }
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      const int e = errno;
+      error("cannot read config file '" + path +
+            "': " + (e != 0 ? std::strerror(e) : "cannot open"));
+      return;
+    }
+    std::string section;
+    std::string line;
+    for (int line_no = 1; std::getline(in, line); ++line_no) {
+      if (line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // BOM
+      read_ini_line(path, line_no, detail::trim(line), section, source);
+    }
+    if (in.bad()) error("cannot read config file '" + path + "': read error");
+  }
+
+  void read_ini_line(const std::string& path, int line_no, std::string_view t, std::string& section,
+                     int source) {
+    const std::string where = path + ":" + std::to_string(line_no) + ": ";
+    if (t.empty() || t.front() == '#' || t.front() == ';') return;
+    if (t.front() == '[') {
+      const std::size_t close = t.find(']');
+      const std::string_view rest =
+          close == std::string_view::npos ? std::string_view() : detail::trim(t.substr(close + 1));
+      if (close == std::string_view::npos ||
+          (!rest.empty() && rest.front() != '#' && rest.front() != ';')) {
+        error(where + "malformed section header '" + std::string(t) + "'");
+        return;
+      }
+      const std::string_view name = detail::trim(t.substr(1, close - 1));
+      if (!name.empty() && !is_section_name(name)) {
+        error(where + "malformed section name '" + std::string(name) + "'");
+        return;
+      }
+      section = std::string(name);  // "[]" returns to the top level
+      return;
+    }
+    const std::size_t eq = t.find('=');
+    const std::string_view key = detail::trim(t.substr(0, eq));
+    if (eq == std::string_view::npos || key.empty()) {
+      error(where + "expected 'name = value' or '[section]'");
+      return;
+    }
+    std::string value;
+    bool quoted = false;
+    const std::string problem = ini_value(detail::trim(t.substr(eq + 1)), value, quoted);
+    const std::string name = section.empty() ? std::string(key) : section + "." + std::string(key);
+    if (!problem.empty()) {
+      error(where + name + ": " + problem);
+      return;
+    }
+    Option* option = impl_.find(name);
+    if (option == nullptr) {
+      error(where + "unknown option '" + name + "'" + impl_.suggestion(name, "", false));
+      return;
+    }
+    if (option->is_command_line_only()) {
+      error(where + "option '" + name + "' can only be given on the command line");
+      return;
+    }
+    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name);
+  }
+
+  void apply(Option& option, const std::string& text, bool quoted, int source, Origin origin,
+             const std::string& prefix) {
+    if (OptionAccess::is_list(option)) {
+      // A new source replaces the list; repetitions within one source append.
+      if (OptionAccess::list_source(option) != source) {
+        OptionAccess::clear_list(option);
+        OptionAccess::list_source(option) = source;
+      }
+      if (text.empty() && !quoted) {
+        OptionAccess::clear_list(option);
+        OptionAccess::set_origin(option, std::move(origin));
+        return;
+      }
+    }
+    const std::string problem = OptionAccess::assign(option, text);
+    if (!problem.empty()) {
+      error(prefix + ": " + problem);
+      return;
+    }
+    OptionAccess::set_origin(option, std::move(origin));
+  }
+
+  OptionRegistry::Impl& impl_;
+  ParseResult& result_;
+};
+
+}  // namespace
+
+ParseResult OptionRegistry::parse(int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i] != nullptr ? argv[i] : "");
+  return parse(args);
+}
+
+ParseResult OptionRegistry::parse(const std::vector<std::string>& args) {
+  ParseResult result;
+  // Nothing in the parser is expected to throw; this keeps the no-exception promise even for
+  // std::bad_alloc or a throwing enum setter.
+  try {
+    Parser(*impl_, result).run(args);
+  } catch (const std::exception& e) {
+    result.errors.push_back(std::string("internal error while reading options: ") + e.what());
+  }
+  return result;
+}
+
+}  // namespace par::simkit

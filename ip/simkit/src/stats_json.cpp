@@ -1,0 +1,293 @@
+// Statistics as JSON trees: the live document, differences of snapshots, formula evaluation.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "stats_impl.hpp"
+
+namespace par::simkit {
+
+using detail::StatsAccess;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kMaxFormulaDepth = 64;
+
+const char* kind_name(Stat::Kind kind) {
+  switch (kind) {
+    case Stat::Kind::Counter:
+      return "counter";
+    case Stat::Kind::Real:
+      return "real";
+    case Stat::Kind::Formula:
+      return "formula";
+    case Stat::Kind::Distribution:
+      return "distribution";
+  }
+  return "?";
+}
+
+// JSON has no NaN or infinity: an undefined value is null.
+Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+Json meta_leaf(const Stat& s, Json value) {
+  Json leaf = Json::object();
+  leaf["value"] = std::move(value);
+  leaf["unit"] = s.unit();
+  leaf["desc"] = s.desc();
+  leaf["kind"] = kind_name(s.kind());
+  return leaf;
+}
+
+Json live_leaf(const Stat& s) {
+  switch (s.kind()) {
+    case Stat::Kind::Counter:
+      return meta_leaf(s, static_cast<const Counter&>(s).value());
+    case Stat::Kind::Real:
+      return meta_leaf(s, number_or_null(static_cast<const Real&>(s).value()));
+    case Stat::Kind::Formula:
+      return meta_leaf(s, nullptr);  // filled in by fill_formulas
+    case Stat::Kind::Distribution:
+      break;
+  }
+  const auto& d = static_cast<const Distribution&>(s);
+  Json leaf = meta_leaf(s, number_or_null(d.mean()));
+  leaf["count"] = d.count();
+  leaf["sum"] = d.sum();
+  leaf["min"] = number_or_null(d.min());
+  leaf["max"] = number_or_null(d.max());
+  leaf["underflow"] = d.underflow();
+  leaf["overflow"] = d.overflow();
+  Json buckets = Json::array();
+  for (std::size_t i = 0; i < d.bucket_counts().size(); ++i) {
+    buckets.push_back(
+        Json{{"lo", d.bounds()[i]}, {"hi", d.bounds()[i + 1]}, {"count", d.bucket_counts()[i]}});
+  }
+  leaf["buckets"] = std::move(buckets);
+  return leaf;
+}
+
+void build_live(const StatGroup& g, Json& node) {
+  for (const auto& e : StatsAccess::entries(g)) {
+    if (e.stat != nullptr) {
+      node[e.stat->name()] = live_leaf(*e.stat);
+    } else {
+      build_live(*e.group, detail::make_group_node(node, e.group->name()));
+    }
+  }
+}
+
+const Json* member(const Json* object, const char* key) {
+  if (object == nullptr || !object->is_object()) return nullptr;
+  const auto it = object->find(key);
+  return it == object->end() ? nullptr : &*it;
+}
+
+const Json* stat_leaf(const Json* node, const std::string& name) {
+  const Json* leaf = member(node, name.c_str());
+  return leaf != nullptr && detail::is_stat_leaf(*leaf) ? leaf : nullptr;
+}
+
+// a - b; a missing earlier value counts as zero. Unsigned counters stay unsigned unless the
+// result is negative (a reset between the snapshots).
+Json subtract(const Json* a, const Json* b) {
+  if (a == nullptr || a->is_null()) return nullptr;
+  if (b == nullptr) return *a;
+  if (b->is_null()) return nullptr;
+  if (a->is_number_unsigned() && b->is_number_unsigned()) {
+    const auto ua = a->get<std::uint64_t>();
+    const auto ub = b->get<std::uint64_t>();
+    return ua >= ub ? Json(ua - ub) : Json(-static_cast<std::int64_t>(ub - ua));
+  }
+  if (a->is_number_integer() && b->is_number_integer()) {
+    return Json(a->get<std::int64_t>() - b->get<std::int64_t>());
+  }
+  if (a->is_number() && b->is_number()) return number_or_null(a->get<double>() - b->get<double>());
+  return nullptr;
+}
+
+Json diff_leaf(const Stat& s, const Json& later, const Json* earlier) {
+  switch (s.kind()) {
+    case Stat::Kind::Counter:
+    case Stat::Kind::Real:
+      return meta_leaf(s, subtract(member(&later, "value"), member(earlier, "value")));
+    case Stat::Kind::Formula:
+      return meta_leaf(s, nullptr);
+    case Stat::Kind::Distribution:
+      break;
+  }
+  Json leaf = meta_leaf(s, nullptr);
+  for (const char* key : {"count", "sum"})
+    leaf[key] = subtract(member(&later, key), member(earlier, key));
+  const double count = detail::json_number(&leaf["count"]);
+  const double sum = detail::json_number(&leaf["sum"]);
+  leaf["value"] = count > 0 ? number_or_null(sum / count) : Json(nullptr);
+  // Extremes of the interval are only known when it holds every sample.
+  const Json* earlier_count = member(earlier, "count");
+  const bool complete = earlier_count == nullptr || detail::json_number(earlier_count) == 0;
+  for (const char* key : {"min", "max"}) {
+    const Json* v = member(&later, key);
+    leaf[key] = complete && v != nullptr ? *v : Json(nullptr);
+  }
+  for (const char* key : {"underflow", "overflow"}) {
+    leaf[key] = subtract(member(&later, key), member(earlier, key));
+  }
+  Json buckets = Json::array();
+  const Json* lb = member(&later, "buckets");
+  const Json* eb = member(earlier, "buckets");
+  if (lb != nullptr && lb->is_array()) {
+    const bool same = eb != nullptr && eb->is_array() && eb->size() == lb->size();
+    for (std::size_t i = 0; i < lb->size(); ++i) {
+      Json bucket = (*lb)[i];
+      bucket["count"] =
+          subtract(member(&(*lb)[i], "count"), same ? member(&(*eb)[i], "count") : nullptr);
+      buckets.push_back(std::move(bucket));
+    }
+  }
+  leaf["buckets"] = std::move(buckets);
+  return leaf;
+}
+
+Json* find_child_node(Json& parent, const std::string& name) {
+  Json* node = &parent;
+  for (const auto& word : detail::split_path(name)) {
+    if (!node->is_object()) return nullptr;
+    const auto it = node->find(word);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+  }
+  return node;
+}
+
+void diff_group(const StatGroup& g, Json& out, const Json* later, const Json* earlier) {
+  for (const auto& e : StatsAccess::entries(g)) {
+    if (e.stat != nullptr) {
+      const Json* l = stat_leaf(later, e.stat->name());
+      if (l != nullptr)
+        out[e.stat->name()] = diff_leaf(*e.stat, *l, stat_leaf(earlier, e.stat->name()));
+    } else {
+      const Json* l = detail::find_node(later, e.group->name());
+      if (l == nullptr) continue;  // the group did not exist when `later` was taken
+      diff_group(*e.group, detail::make_group_node(out, e.group->name()), l,
+                 detail::find_node(earlier, e.group->name()));
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+namespace detail {
+
+bool is_stat_leaf(const Json& j) {
+  if (!j.is_object()) return false;
+  const auto it = j.find("kind");
+  return it != j.end() && it->is_string();
+}
+
+Json& make_group_node(Json& parent, const std::string& name) {
+  Json* node = &parent;
+  for (const auto& word : split_path(name)) {
+    if (!node->contains(word)) {
+      (*node)[word] = Json::object();
+    } else if (!(*node)[word].is_object() || is_stat_leaf((*node)[word])) {
+      throw std::logic_error("statistics: '" + word + "' is both a statistic and a group");
+    }
+    node = &(*node)[word];
+  }
+  return *node;
+}
+
+const Json* find_node(const Json* parent, std::string_view name) {
+  const Json* node = parent;
+  for (const auto& word : split_path(name)) {
+    node = member(node, word.c_str());
+    if (node == nullptr) return nullptr;
+  }
+  return node;
+}
+
+double json_number(const Json* j) {
+  return j != nullptr && j->is_number() ? j->get<double>() : kNaN;
+}
+
+double StatsAccess::evaluate(const Formula& f, const StatGroup& group, const Json& node, bool live,
+                             int depth) {
+  if (depth > kMaxFormulaDepth) return kNaN;  // formulas that refer to each other
+  if (f.live_fn_) return live ? f.live_fn_() : kNaN;
+  return f.fn_(StatView(group, node, live, depth));
+}
+
+void StatsAccess::fill_formulas(const StatGroup& group, Json& node, bool live) {
+  for (const auto& e : entries(group)) {
+    if (e.stat != nullptr) {
+      if (e.stat->kind() != Stat::Kind::Formula || stat_leaf(&node, e.stat->name()) == nullptr) {
+        continue;
+      }
+      const double v = evaluate(static_cast<const Formula&>(*e.stat), group, node, live, 0);
+      node[e.stat->name()]["value"] = number_or_null(v);
+    } else if (Json* child = find_child_node(node, e.group->name())) {
+      fill_formulas(*e.group, *child, live);
+    }
+  }
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// StatView, StatGroup documents
+
+double StatView::operator[](std::string_view path) const {
+  const Stat* s = group_->find(path);
+  if (s != nullptr && s->kind() == Stat::Kind::Formula) {
+    const auto dot = path.rfind('.');
+    const Json* owner_node =
+        dot == std::string_view::npos ? node_ : detail::find_node(node_, path.substr(0, dot));
+    if (owner_node == nullptr) return kNaN;
+    return StatsAccess::evaluate(static_cast<const Formula&>(*s), s->group(), *owner_node, live_,
+                                 depth_ + 1);
+  }
+  if (s != nullptr) return detail::json_number(member(find_stat(*node_, path), "value"));
+  // A distribution field: "latency.count".
+  const auto dot = path.rfind('.');
+  if (dot == std::string_view::npos) return kNaN;
+  const Stat* base = group_->find(path.substr(0, dot));
+  const std::string field(path.substr(dot + 1));
+  if (base == nullptr || base->kind() != Stat::Kind::Distribution) return kNaN;
+  const Json* leaf = find_stat(*node_, path.substr(0, dot));
+  if (field == "mean") return detail::json_number(member(leaf, "value"));
+  if (field == "count" || field == "sum" || field == "min" || field == "max") {
+    return detail::json_number(member(leaf, field.c_str()));
+  }
+  return kNaN;
+}
+
+Json StatGroup::to_json() const {
+  Json root = Json::object();
+  build_live(*this, root);
+  StatsAccess::fill_formulas(*this, root, true);
+  return root;
+}
+
+Json StatGroup::diff(const Json& later, const Json& earlier) const {
+  Json out = Json::object();
+  diff_group(*this, out, &later, &earlier);
+  StatsAccess::fill_formulas(*this, out, false);
+  return out;
+}
+
+const Json* find_stat(const Json& tree, std::string_view path) {
+  if (path.empty()) return nullptr;
+  const Json* node = &tree;
+  for (const auto& word : detail::split_path(path)) {
+    if (detail::is_stat_leaf(*node)) return nullptr;  // a path cannot continue below a statistic
+    node = member(node, word.c_str());
+    if (node == nullptr) return nullptr;
+  }
+  return detail::is_stat_leaf(*node) ? node : nullptr;
+}
+
+}  // namespace par::simkit

@@ -1,0 +1,163 @@
+// Statistics: snapshots and per-launch differences.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "par/simkit/stats.hpp"
+
+namespace par::simkit {
+namespace {
+
+struct Core {
+  StatGroup stats{"platform.core0"};
+  Counter& cycles = stats.counter("cycles", "cycles", "Simulated cycles");
+  Counter& insts = stats.counter("thread_insts", "thread-instructions", "Executed");
+  Real& host_s = stats.real("host_seconds", "s", "Host time");
+  Distribution& latency =
+      stats.distribution("latency", "cycles", "Load latency", Buckets::linear(0, 10, 2));
+  Formula& ipc = stats.formula("ipc", "ratio", "Thread-instructions per cycle",
+                               [](const StatView& s) { return s["thread_insts"] / s["cycles"]; });
+  Formula& live = stats.formula("live_cycles", "cycles", "Read directly",
+                                [this] { return static_cast<double>(cycles.value()); });
+};
+
+TEST(StatsDiff, CountersAndRealsSubtractFormulasReevaluate) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+
+  // Launch 1: 100 cycles, 400 thread-instructions.
+  const Json s0 = root.snapshot();
+  core.cycles += 100;
+  core.insts += 400;
+  core.host_s += 0.5;
+  core.latency.sample(4);
+  core.latency.sample(25);
+  const Json s1 = root.snapshot();
+  // Launch 2: 300 cycles, 300 thread-instructions.
+  core.cycles += 300;
+  core.insts += 300;
+  core.host_s += 0.25;
+  core.latency.sample(12, 2);
+  const Json s2 = root.snapshot();
+
+  const Json launch1 = root.diff(s1, s0);
+  const Json launch2 = root.diff(s2, s1);
+  const Json& l2 = launch2["platform"]["core0"];
+  EXPECT_EQ(l2["cycles"]["value"], 300);
+  EXPECT_TRUE(l2["cycles"]["value"].is_number_unsigned());
+  EXPECT_EQ(l2["thread_insts"]["value"], 300);
+  EXPECT_DOUBLE_EQ(l2["host_seconds"]["value"].get<double>(), 0.25);
+  EXPECT_EQ(l2["ipc"]["value"], 1.0);  // per launch, not cumulative (700/400)
+  EXPECT_EQ(launch1["platform"]["core0"]["ipc"]["value"], 4.0);
+  EXPECT_EQ(s2["platform"]["core0"]["ipc"]["value"], 1.75);  // total
+  // A formula reading live state has no meaning for a difference.
+  EXPECT_TRUE(l2["live_cycles"]["value"].is_null());
+  EXPECT_EQ(s2["platform"]["core0"]["live_cycles"]["value"], 400.0);
+  // Units and descriptions are kept, so a difference is a complete document.
+  EXPECT_EQ(l2["cycles"]["unit"], "cycles");
+  EXPECT_EQ(l2["ipc"]["desc"], "Thread-instructions per cycle");
+  EXPECT_EQ(l2["ipc"]["kind"], "formula");
+}
+
+TEST(StatsDiff, DistributionsSubtractCountsAndKeepExtremesOnlyWhenKnown) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  const Json s0 = root.snapshot();
+  core.latency.sample(4);
+  core.latency.sample(25);
+  const Json s1 = root.snapshot();
+  core.latency.sample(12, 2);
+  core.latency.sample(-3);
+  const Json s2 = root.snapshot();
+
+  const Json d1 = root.diff(s1, s0)["platform"]["core0"]["latency"];
+  EXPECT_EQ(d1["count"], 2);
+  EXPECT_EQ(d1["min"], 4.0);  // the earlier snapshot had no samples: exact
+  EXPECT_EQ(d1["max"], 25.0);
+  EXPECT_EQ(d1["value"], 14.5);
+
+  const Json d2 = root.diff(s2, s1)["platform"]["core0"]["latency"];
+  EXPECT_EQ(d2["count"], 3);
+  EXPECT_EQ(d2["sum"], 21.0);
+  EXPECT_EQ(d2["value"], 7.0);
+  EXPECT_TRUE(d2["min"].is_null());
+  EXPECT_TRUE(d2["max"].is_null());
+  EXPECT_EQ(d2["underflow"], 1);
+  EXPECT_EQ(d2["overflow"], 0);
+  ASSERT_EQ(d2["buckets"].size(), 2u);
+  EXPECT_EQ(d2["buckets"][0]["count"], 0);
+  EXPECT_EQ(d2["buckets"][1]["count"], 2);
+  EXPECT_EQ(d2["buckets"][1]["lo"], 10.0);
+
+  // A launch without samples: mean undefined.
+  const Json d3 = root.diff(s2, s2)["platform"]["core0"]["latency"];
+  EXPECT_EQ(d3["count"], 0);
+  EXPECT_TRUE(d3["value"].is_null());
+}
+
+TEST(StatsDiff, SnapshotsArePlainValuesIndependentOfLaterChanges) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  core.cycles += 7;
+  const Json s = root.snapshot();
+  const std::string text = s.dump();
+  core.cycles += 1;
+  EXPECT_EQ(s.dump(), text);
+  EXPECT_EQ(Json::parse(text), s);
+  // Snapshots survive a trip through text, e.g. a file written after each launch.
+  EXPECT_EQ(root.diff(root.snapshot(), Json::parse(text))["platform"]["core0"]["cycles"]["value"],
+            1);
+}
+
+TEST(StatsDiff, ResetBetweenSnapshotsGivesNegativeCounters) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  core.cycles += 10;
+  const Json s0 = root.snapshot();
+  root.reset();
+  core.cycles += 4;
+  const Json d = root.diff(root.snapshot(), s0);
+  EXPECT_EQ(d["platform"]["core0"]["cycles"]["value"], -6);
+}
+
+TEST(StatsDiff, StatisticsAddedAfterASnapshotCountFromZero) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  const Json s0 = root.snapshot();
+  StatGroup late("platform.core1");
+  Counter& c = late.counter("cycles", "cycles", "late");
+  root.attach(late);
+  c += 9;
+  const Json d = root.diff(root.snapshot(), s0);
+  EXPECT_EQ(d["platform"]["core1"]["cycles"]["value"], 9);
+  // And a group missing from the later snapshot is left out.
+  EXPECT_FALSE(root.diff(s0, s0)["platform"].contains("core1"));
+}
+
+TEST(StatsDiff, TableOfADifference) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  core.cycles += 100;
+  core.insts += 100;
+  const Json s0 = root.snapshot();
+  core.cycles += 50;
+  core.insts += 200;
+  std::ostringstream os;
+  root.write_table(os, root.diff(root.snapshot(), s0));
+  const std::string t = os.str();
+  EXPECT_NE(t.find("platform.core0.cycles"), std::string::npos);
+  EXPECT_NE(t.find(" 50  cycles"), std::string::npos) << t;
+  EXPECT_NE(t.find("4.000  ratio"), std::string::npos) << t;
+  const auto row = t.find("platform.core0.live_cycles");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_NE(t.substr(row, t.find('\n', row) - row).find(" n/a  cycles"), std::string::npos) << t;
+}
+
+}  // namespace
+}  // namespace par::simkit
