@@ -1,0 +1,61 @@
+#include "memory.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace par::memory {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+Memory::Memory(sc_core::sc_module_name name, const MemoryConfig& cfg)
+    : sc_module(name), in("in"), cfg_(cfg), bytes_(static_cast<std::size_t>(cfg.size), 0) {
+  in.register_b_transport(this, &Memory::b_transport);
+  in.register_transport_dbg(this, &Memory::transport_dbg);
+}
+
+bool Memory::copy(tlm::tlm_generic_payload& tx) {
+  const std::uint64_t addr = tx.get_address();
+  const unsigned len = tx.get_data_length();
+  if (addr > bytes_.size() || len > bytes_.size() - addr) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  unsigned char* be = tx.get_byte_enable_ptr();
+  const unsigned be_len = tx.get_byte_enable_length();
+  for (unsigned i = 0; i < len; ++i) {
+    if (be != nullptr && be[i % be_len] == 0) continue;
+    if (tx.is_read()) tx.get_data_ptr()[i] = bytes_[addr + i];
+    else if (tx.is_write()) bytes_[addr + i] = tx.get_data_ptr()[i];
+  }
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  if (tx.get_streaming_width() < tx.get_data_length()) {
+    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  if (!copy(tx)) return;
+  const unsigned len = tx.get_data_length();
+  if (tx.is_read()) {
+    ++reads_;
+    bytes_read_ += len;
+  } else if (tx.is_write()) {
+    ++writes_;
+    bytes_written_ += len;
+  }
+  // Loosely-timed contention: the access starts when the memory is free and occupies it for the
+  // transfer time.
+  const sc_time start = std::max(sc_core::sc_time_stamp() + delay, busy_until_);
+  const sc_time transfer = cfg_.bytes_per_ns > 0 ? sc_time(len / cfg_.bytes_per_ns, SC_NS) : sc_core::SC_ZERO_TIME;
+  busy_until_ = start + transfer;
+  delay = (start - sc_core::sc_time_stamp()) + transfer + sc_time(cfg_.latency_ns, SC_NS);
+}
+
+unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& tx) {
+  return copy(tx) ? tx.get_data_length() : 0;
+}
+
+}  // namespace par::memory

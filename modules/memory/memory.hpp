@@ -1,0 +1,47 @@
+// A plain RAM behind a TLM target socket: byte storage with a fixed access latency and an
+// optional bandwidth limit (a busy-until reservation, so loosely-timed accesses queue). Used as
+// host memory and as the simple backing store of tests. Supports debug transport and DMI-less
+// b_transport; an access beyond the size gets TLM_ADDRESS_ERROR_RESPONSE.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+namespace par::memory {
+
+struct MemoryConfig {
+  std::uint64_t size = 1ull << 20;
+  double latency_ns = 0;       // per access
+  double bytes_per_ns = 0;     // 0 = unlimited bandwidth
+};
+
+class Memory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Memory> in;
+
+  Memory(sc_core::sc_module_name name, const MemoryConfig& cfg);
+
+  std::uint8_t* data() { return bytes_.data(); }
+  std::uint64_t size() const { return bytes_.size(); }
+  std::uint64_t reads() const { return reads_; }
+  std::uint64_t writes() const { return writes_; }
+  std::uint64_t bytes_read() const { return bytes_read_; }
+  std::uint64_t bytes_written() const { return bytes_written_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
+  bool copy(tlm::tlm_generic_payload& tx);
+
+  MemoryConfig cfg_;
+  std::vector<std::uint8_t> bytes_;
+  sc_core::sc_time busy_until_;
+  std::uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0;
+};
+
+}  // namespace par::memory
