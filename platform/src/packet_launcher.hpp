@@ -15,13 +15,16 @@ class PacketLauncher : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<PacketLauncher> out;
 
-  PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet);
+  // Launches `packet` `repeat` times, each after the previous one completed.
+  PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet, int repeat = 1);
   bool ok() const { return ok_; }
   sc_core::sc_time finished_at() const { return finished_; }
 
  private:
   void run();
+  void launch();
   core::PacketDescriptor packet_;
+  int repeat_;
   bool ok_ = false;
   sc_core::sc_time finished_;
 };

@@ -10,6 +10,7 @@ std::vector<std::string> PlatformConfig::validate() const {
   std::vector<std::string> e = core.validate();
   if (cores < 1 || cores > 1024) e.push_back("platform.cores: " + std::to_string(cores) + " is out of range 1..1024");
   if (!(run.clock_mhz > 0 && run.clock_mhz <= 1e6)) e.push_back("run.clock_mhz: must be in (0, 1e6]");
+  if (run.repeat < 1) e.push_back("run.repeat: must be at least 1");
   if (run.functional_width < 1 || run.functional_width > (1 << 20))
     e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
   if (bus.latency_ns < 0) e.push_back("bus.latency_ns: must not be negative");
@@ -43,7 +44,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   packet.start = program_.start;
   packet.threads = program_.threads;
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
-  launcher_ = std::make_unique<PacketLauncher>("launcher", packet);
+  launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.run.repeat);
   launcher_->out.bind(cores_[0]->ctrl);
 }
 
@@ -51,6 +52,8 @@ Platform::~Platform() = default;
 
 bool Platform::run() {
   if (!ok()) return false;
+  // The end of the run is expected; do not report it as an event.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -15,6 +15,7 @@ struct RunConfig {
   core::RunMode mode = core::RunMode::Timing;
   double clock_mhz = 1000.0;     // PAR core clock; converts cycles to simulated time
   int functional_width = 1024;   // threads side by side in functional mode
+  int repeat = 1;                // launches of the packet, back to back
 };
 
 struct PlatformConfig {

@@ -1,0 +1,192 @@
+#include "bank_model.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace par::l2 {
+
+bool ByteEnables::all(unsigned n) const {
+  for (unsigned i = 0; i < n; ++i)
+    if (!on(i)) return false;
+  return true;
+}
+
+BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::StatGroup& group)
+    : cfg_(cfg),
+      geo_(cfg),
+      period_(std::max<Tick>(period, 1)),
+      hit_(period_ * cfg.hit_latency),
+      next_(next),
+      tags_(cfg.sets(), cfg.ways, cfg.line_bytes),
+      mshrs_(cfg.mshrs),
+      port_(period_),
+      stats_(group),
+      fill_buf_(cfg.line_bytes) {}
+
+void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
+  std::uint8_t* p = line_data + geo_.offset_in_line(r.addr);
+  for (unsigned i = 0; i < r.len; ++i) {
+    if (!r.be.on(i)) continue;
+    if (r.write) p[i] = r.data[i];
+    else r.data[i] = p[i];
+  }
+}
+
+std::vector<std::uint8_t> BankModel::piece_enables(const Request& r) const {
+  std::vector<std::uint8_t> be;
+  if (r.be.ptr == nullptr) return be;
+  be.resize(r.len);
+  for (unsigned i = 0; i < r.len; ++i) be[i] = r.be.on(i) ? 0xff : 0x00;
+  return be;
+}
+
+Outcome BankModel::access(const Request& r) {
+  assert(r.len > 0 && geo_.offset_in_line(r.addr) + r.len <= geo_.line_bytes());
+  const Tick start = port_.reserve(r.at);
+  ++stats_.accesses;
+  ++(r.write ? stats_.writes : stats_.reads);
+  if (start > r.at) {
+    ++stats_.bank_conflicts;
+    stats_.bank_conflict_cycles += cycles_ceil(start - r.at, period_);
+  }
+  const std::uint64_t line = geo_.line_of(r.addr);
+  const std::uint64_t set = geo_.set_of(r.addr);
+  Outcome out;
+  const int w = tags_.find(set, line);
+  if (w != TagArray::kNone) {
+    Way& x = tags_.at(set, w);
+    // A line whose fill completes after this access's start is in flight for it (this also
+    // covers requests that arrive out of time order, before the miss that brought the line in).
+    if (x.ready > start) {
+      ++stats_.mshr_merges;
+      out.done = x.ready + hit_;
+    } else {
+      ++stats_.hits;
+      out.done = start + hit_;
+    }
+    tags_.touch(set, w);
+    apply(r, tags_.data(set, w));
+    if (r.write) x.dirty = true;
+  } else {
+    ++stats_.misses;
+    out = miss(r, set, line, start);
+  }
+  if (!out.ok) ++stats_.errors;
+  stats_.latency.sample(static_cast<double>(out.done - r.at) / static_cast<double>(period_));
+  return out;
+}
+
+Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start) {
+  if (r.write && !cfg_.write_allocate) {
+    ++stats_.write_arounds;
+    std::vector<std::uint8_t> be = piece_enables(r);
+    Outcome out;
+    out.ok = next_.write(r.addr, r.data, r.len, be.empty() ? nullptr : be.data(), start, out.done);
+    return out;
+  }
+  const bool validate = r.write && cfg_.write_validate && r.len == geo_.line_bytes() &&
+                        r.be.all(r.len);
+  if (!validate) {
+    const Tick free = mshrs_.free_at(start);
+    if (free > start) {
+      ++stats_.mshr_full_stalls;
+      stats_.mshr_stall_cycles += cycles_ceil(free - start, period_);
+      start = free;
+    }
+  }
+  const int v = tags_.victim(set, start);
+  Way& victim = tags_.at(set, v);
+  if (victim.valid && victim.ready > start) {
+    // Every way of the set waits for a fill; the fill that completes first frees its way.
+    // MSHRs only free up as time passes, so the entry found above is still free.
+    ++stats_.set_stalls;
+    stats_.set_stall_cycles += cycles_ceil(victim.ready - start, period_);
+    start = victim.ready;
+  }
+  Tick ready = start;
+  if (!validate) {
+    // The fill is requested before the victim's writeback so that it gets the next level first;
+    // it lands in a buffer so an error leaves the victim in place.
+    if (!next_.read(geo_.line_base(line), fill_buf_.data(), geo_.line_bytes(), start, ready)) {
+      return Outcome{false, start};
+    }
+    ++stats_.fills;
+    mshrs_.allocate(line, start, ready);
+  } else {
+    ++stats_.write_validates;
+  }
+  std::uint8_t* data = tags_.data(set, v);
+  if (victim.valid && victim.dirty) {
+    // Posted: its completion time does not matter to the miss.
+    Tick ignored = 0;
+    next_.write(geo_.line_base(victim.line), data, geo_.line_bytes(), nullptr, start, ignored);
+    ++stats_.writebacks;
+  }
+  if (!validate) std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
+  tags_.install(set, v, line, ready, r.write);
+  apply(r, data);
+  return Outcome{true, ready + hit_};
+}
+
+bool BankModel::debug(const Request& r) {
+  const std::uint64_t set = geo_.set_of(r.addr);
+  const int w = tags_.find(set, geo_.line_of(r.addr));
+  if (w != TagArray::kNone) {
+    apply(r, tags_.data(set, w));
+    if (r.write) tags_.at(set, w).dirty = true;
+    return true;
+  }
+  if (r.write) {
+    std::vector<std::uint8_t> be = piece_enables(r);
+    return next_.write_dbg(r.addr, r.data, r.len, be.empty() ? nullptr : be.data());
+  }
+  // Read through a buffer so disabled bytes of the initiator's array stay untouched.
+  std::vector<std::uint8_t> buf(r.len);
+  if (!next_.read_dbg(r.addr, buf.data(), r.len)) return false;
+  for (unsigned i = 0; i < r.len; ++i)
+    if (r.be.on(i)) r.data[i] = buf[i];
+  return true;
+}
+
+Tick BankModel::flush(Tick at, bool invalidate) {
+  Tick done = at;
+  for (std::size_t i = 0; i < tags_.size(); ++i) {
+    Way& x = tags_.way_at(i);
+    if (x.valid && x.dirty) {
+      const Tick start = std::max(port_.reserve(at), x.ready);
+      Tick wb_done = start;
+      next_.write(geo_.line_base(x.line), tags_.data_at(i), geo_.line_bytes(), nullptr, start,
+                  wb_done);
+      done = std::max(done, wb_done);
+      x.dirty = false;
+      ++stats_.flush_writebacks;
+    }
+    if (invalidate) x.valid = false;
+  }
+  return done;
+}
+
+void BankModel::flush_dbg(bool invalidate) {
+  for (std::size_t i = 0; i < tags_.size(); ++i) {
+    Way& x = tags_.way_at(i);
+    if (x.valid && x.dirty) {
+      next_.write_dbg(geo_.line_base(x.line), tags_.data_at(i), geo_.line_bytes(), nullptr);
+      x.dirty = false;
+      ++stats_.flush_writebacks;
+    }
+    if (invalidate) x.valid = false;
+  }
+}
+
+bool BankModel::contains(std::uint64_t addr) const {
+  return tags_.find(geo_.set_of(addr), geo_.line_of(addr)) != TagArray::kNone;
+}
+
+bool BankModel::is_dirty(std::uint64_t addr) const {
+  const std::uint64_t set = geo_.set_of(addr);
+  const int w = tags_.find(set, geo_.line_of(addr));
+  return w != TagArray::kNone && tags_.at(set, w).dirty;
+}
+
+}  // namespace par::l2

@@ -1,0 +1,101 @@
+#include "core_statistics.hpp"
+
+namespace par::core {
+
+using simkit::Format;
+using simkit::StatView;
+
+namespace {
+const char* kUnitNames[isa::kBackendUnits] = {"alu", "fpu", "ls", "cmp"};
+
+// Splits "queue_full.alu" into the group and the statistic of `root`.
+simkit::Counter& nested_counter(simkit::StatGroup& root, const std::string& dotted, const std::string& unit,
+                                const std::string& desc) {
+  const auto dot = dotted.find('.');
+  if (dot == std::string::npos) return root.counter(dotted, unit, desc);
+  return root.group(dotted.substr(0, dot)).counter(dotted.substr(dot + 1), unit, desc);
+}
+}  // namespace
+
+CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size)
+    : group_(name) {
+  const double L = lanes, T = threads_per_lane, R = rob_size;
+  cycles_ = &group_.counter("cycles", "cycles", "Execution time C (last commit + 1, first fetch in cycle 0)");
+  rounds_ = &group_.counter("rounds", "rounds", "Rounds of L x T threads");
+  threads_ = &group_.counter("threads", "threads", "Threads executed");
+  fetched_ = &group_.counter("fetched", "instructions", "Instructions fetched, control included");
+  auto& ins = group_.group("instructions");
+  auto& tins = group_.group("thread_instructions");
+  auto& qins = group_.group("qualified_thread_instructions");
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    instructions_[u] = &ins.counter(kUnitNames[u], "instructions", "Committed instructions (once per core)");
+    thread_instructions_[u] =
+        &tins.counter(kUnitNames[u], "thread-instructions", "Sum over instructions of the active slots");
+    qualified_[u] = &qins.counter(kUnitNames[u], "thread-instructions", "Sum over instructions of qp AND mask");
+  }
+  auto& ctl = group_.group("control_instructions");
+  for (int k = 0; k < kControlKinds; ++k)
+    control_[k] = &ctl.counter(control_kind_name(static_cast<ControlKind>(k)), "instructions",
+                               "Control instructions fetched (never counted in IPC)");
+
+  group_.formula("ipc", "thread-instructions/cycle", "(ALU + FPU + LS) thread-instructions / C, as the 2011 tables",
+                 [](const StatView& s) {
+                   return (s["thread_instructions.alu"] + s["thread_instructions.fpu"] + s["thread_instructions.ls"]) /
+                          s["cycles"];
+                 },
+                 Format::fixed(2));
+  group_.formula("ipc_with_cmp", "thread-instructions/cycle", "(ALU + FPU + LS + CMP) thread-instructions / C",
+                 [](const StatView& s) {
+                   return (s["thread_instructions.alu"] + s["thread_instructions.fpu"] + s["thread_instructions.ls"] +
+                           s["thread_instructions.cmp"]) /
+                          s["cycles"];
+                 },
+                 Format::fixed(2));
+  group_.formula("fpu_throughput", "thread-operations/cycle/lane", "FPU thread-instructions / (C x L)",
+                 [L](const StatView& s) { return s["thread_instructions.fpu"] / (s["cycles"] * L); }, Format::fixed(2));
+  auto& util = group_.group("utilization");
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    const std::string key = std::string("instructions.") + kUnitNames[u];
+    util.formula(kUnitNames[u], "ratio", "Busy cycles / (C x L); every slot is stepped through the FU",
+                 [key, T](const StatView& s) { return s[key] * T / s["cycles"]; }, Format::percent(2));
+  }
+  rob_occupancy_ = &group_.counter("rob_occupancy", "entry-cycles", "Sum over cycles of occupied ROB entries (one lane)");
+  group_.formula("rob_utilization", "ratio", "Mean ROB occupancy / core.rob_size",
+                 [R](const StatView& s) { return s["rob_occupancy"] / (s["cycles"] * R); }, Format::percent(2));
+  rob_max_ = &group_.counter("rob_max_occupancy", "entries", "Maximum ROB occupancy");
+  auto& stalls = group_.group("stall_cycles");
+  stall_total_ = &stalls.counter("total", "cycles", "Frontend cycles without fetch progress");
+  for (int c = 0; c < kStallCauses; ++c)
+    stalls_[c] = &nested_counter(stalls, stall_cause_name(static_cast<StallCause>(c)), "cycles",
+                                 "Frontend stall cycles by cause");
+  host_seconds_ = &group_.real("host_seconds", "s", "Host time spent simulating this core");
+  group_.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
+                 [](const StatView& s) {
+                   return (s["thread_instructions.alu"] + s["thread_instructions.fpu"] + s["thread_instructions.ls"] +
+                           s["thread_instructions.cmp"]) /
+                          s["host_seconds"];
+                 },
+                 Format::fixed(0));
+  group_.formula("cycles_per_host_second", "cycles/s", "Simulator speed",
+                 [](const StatView& s) { return s["cycles"] / s["host_seconds"]; }, Format::fixed(0));
+}
+
+void CoreStatistics::update(const CoreStats& s) {
+  cycles_->set(static_cast<std::uint64_t>(s.cycles));
+  rounds_->set(static_cast<std::uint64_t>(s.rounds));
+  threads_->set(static_cast<std::uint64_t>(s.threads));
+  fetched_->set(static_cast<std::uint64_t>(s.fetched));
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    instructions_[u]->set(static_cast<std::uint64_t>(s.instructions[static_cast<std::size_t>(u)]));
+    thread_instructions_[u]->set(static_cast<std::uint64_t>(s.thread_instructions[static_cast<std::size_t>(u)]));
+    qualified_[u]->set(static_cast<std::uint64_t>(s.qualified_thread_instructions[static_cast<std::size_t>(u)]));
+  }
+  for (int k = 0; k < kControlKinds; ++k) control_[k]->set(static_cast<std::uint64_t>(s.control[static_cast<std::size_t>(k)]));
+  for (int c = 0; c < kStallCauses; ++c) stalls_[c]->set(static_cast<std::uint64_t>(s.stalls[static_cast<std::size_t>(c)]));
+  stall_total_->set(static_cast<std::uint64_t>(s.stall_total()));
+  rob_occupancy_->set(static_cast<std::uint64_t>(s.rob_occupancy_sum));
+  rob_max_->set(static_cast<std::uint64_t>(s.rob_max_occupancy));
+  host_seconds_->set(s.host_seconds);
+}
+
+}  // namespace par::core

@@ -1,0 +1,354 @@
+// parsys: the command-line front end.
+//
+//   parsys run KERNEL.par|IMAGE.bin [--config FILE.ini] [--core.lanes N] ... [--out DIR]
+//   parsys asm FILE.par -o FILE.bin
+//   parsys disasm FILE.bin [-o FILE.par]
+//
+// Boost.Program_options parses the command line (the command's own options and, as string
+// values, every module option); the module options are then handed to the simkit registry, which
+// converts and validates them, reads the --config INI files (with file:line messages) and writes
+// the effective configuration. Exit status: 0 success, 1 assembly or runtime error, 2 bad usage
+// or configuration.
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "core_statistics.hpp"
+#include "par/isa/assembler.hpp"
+#include "par/isa/disassembler.hpp"
+#include "par/isa/image.hpp"
+#include "par/simkit/options.hpp"
+#include "platform.hpp"
+#include "platform_options.hpp"
+#include "report.hpp"
+
+namespace po = boost::program_options;
+using namespace par;
+
+namespace {
+
+constexpr int kOk = 0, kFailed = 1, kUsage = 2;
+
+const char* kUsageText =
+    "usage: parsys <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run FILE      run the packet of a .par source or .bin image on the platform\n"
+    "  asm FILE      assemble a .par source into a binary image (-o FILE.bin)\n"
+    "  disasm FILE   print the source of a binary image (or -o FILE.par)\n"
+    "\n"
+    "'parsys --help' or 'parsys run --help' lists every option with its default.\n";
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Loads a program: a .bin image, or any other file as assembly source.
+std::optional<isa::Program> load_program(const std::string& path, std::ostream& err) {
+  if (ends_with(path, ".bin")) {
+    std::string error;
+    auto p = isa::load_image(path, &error);
+    if (!p) err << "parsys: " << error << '\n';
+    return p;
+  }
+  const isa::AssemblyResult r = isa::assemble_file(path);
+  for (const isa::Diagnostic& d : r.diagnostics) err << d.str() << '\n';
+  return r.program;
+}
+
+struct CommandLine {
+  po::variables_map vm;
+  std::vector<std::string> module_args;  // canonical --name=value tokens for the simkit registry
+  std::vector<std::string> unknown;      // options neither Boost nor the registry knows
+};
+
+// Parses `args` with Boost.Program_options. Every registry option is declared as a string option so
+// that "--core.lanes 8" and "--core.lanes=8" are both understood; its values are re-emitted for
+// the registry, which does the typed conversion.
+bool parse_command_line(const std::vector<std::string>& args, const po::options_description& command,
+                        const po::positional_options_description& positional, simkit::OptionRegistry& reg,
+                        CommandLine& out, std::ostream& err) {
+  po::options_description modules;
+  for (const auto& opt : reg.options()) {
+    if (opt->type_name() == "bool")
+      modules.add_options()(opt->name().c_str(),
+                            po::value<std::vector<std::string>>()->implicit_value({"true"}, "true")->zero_tokens(), "");
+    else
+      modules.add_options()(opt->name().c_str(), po::value<std::vector<std::string>>(), "");
+  }
+  po::options_description all;
+  all.add(command).add(modules);
+  // A misspelt option would make Boost take its value for a positional argument; report it here,
+  // with the registry's suggestion of what was meant.
+  bool unknown = false;
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    if (a.rfind("--", 0) != 0) continue;
+    const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+    if (all.find_nothrow(name, false) != nullptr) continue;
+    for (const std::string& e : reg.parse(std::vector<std::string>{a}).errors) err << "parsys: " << e << '\n';
+    unknown = true;
+  }
+  if (unknown) return false;
+  try {
+    po::parsed_options parsed = po::command_line_parser(args)
+                                    .options(all)
+                                    .positional(positional)
+                                    .style(po::command_line_style::default_style &
+                                           ~po::command_line_style::allow_guessing)
+                                    .allow_unregistered()
+                                    .run();
+    for (const po::option& o : parsed.options) {
+      if (o.unregistered) {
+        for (const std::string& t : o.original_tokens) out.unknown.push_back(t);
+        continue;
+      }
+      if (reg.find(o.string_key) == nullptr) continue;  // a command option
+      for (const std::string& v : o.value) out.module_args.push_back("--" + o.string_key + "=" + v);
+      if (o.value.empty()) out.module_args.push_back("--" + o.string_key);
+    }
+    po::store(parsed, out.vm);
+    po::notify(out.vm);
+  } catch (const po::error& e) {
+    err << "parsys: " << e.what() << '\n';
+    return false;
+  }
+  return true;
+}
+
+int cmd_asm(const std::vector<std::string>& args) {
+  po::options_description desc("asm options");
+  desc.add_options()("help,h", po::bool_switch(), "print this help")(
+      "output,o", po::value<std::string>(), "binary image to write")("input", po::value<std::string>(), "source file");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  } catch (const po::error& e) {
+    std::cerr << "parsys asm: " << e.what() << '\n';
+    return kUsage;
+  }
+  if (vm["help"].as<bool>()) {
+    std::cout << "usage: parsys asm FILE.par -o FILE.bin\n\n" << desc;
+    return kOk;
+  }
+  if (!vm.count("input") || !vm.count("output")) {
+    std::cerr << "parsys asm: expected 'parsys asm FILE.par -o FILE.bin'\n";
+    return kUsage;
+  }
+  const isa::AssemblyResult r = isa::assemble_file(vm["input"].as<std::string>());
+  for (const isa::Diagnostic& d : r.diagnostics) std::cerr << d.str() << '\n';
+  if (!r.ok()) return kFailed;
+  std::string error;
+  if (!isa::save_image(*r.program, vm["output"].as<std::string>(), &error)) {
+    std::cerr << "parsys asm: " << error << '\n';
+    return kFailed;
+  }
+  return kOk;
+}
+
+int cmd_disasm(const std::vector<std::string>& args) {
+  po::options_description desc("disasm options");
+  desc.add_options()("help,h", po::bool_switch(), "print this help")(
+      "output,o", po::value<std::string>(), "source file to write (default: standard output)")(
+      "input", po::value<std::string>(), "binary image");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  } catch (const po::error& e) {
+    std::cerr << "parsys disasm: " << e.what() << '\n';
+    return kUsage;
+  }
+  if (vm["help"].as<bool>()) {
+    std::cout << "usage: parsys disasm FILE.bin [-o FILE.par]\n\n" << desc;
+    return kOk;
+  }
+  if (!vm.count("input")) {
+    std::cerr << "parsys disasm: expected 'parsys disasm FILE.bin'\n";
+    return kUsage;
+  }
+  std::string error;
+  auto program = isa::load_image(vm["input"].as<std::string>(), &error);
+  if (!program) {
+    std::cerr << "parsys disasm: " << error << '\n';
+    return kFailed;
+  }
+  const std::string text = isa::disassemble_program(*program);
+  if (vm.count("output")) {
+    std::ofstream f(vm["output"].as<std::string>());
+    if (!(f << text)) {
+      std::cerr << "parsys disasm: cannot write '" << vm["output"].as<std::string>() << "'\n";
+      return kFailed;
+    }
+  } else {
+    std::cout << text;
+  }
+  return kOk;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  platform::PlatformConfig cfg;
+  simkit::OptionRegistry reg;
+  platform::register_options(reg, cfg);
+
+  po::options_description command("run options");
+  command.add_options()("help,h", po::bool_switch(), "print every option with its default and exit")(
+      "config", po::value<std::vector<std::string>>()->composing(),
+      "INI file with option values (sections give the prefix); may repeat, the command line wins")(
+      "out", po::value<std::string>(), "write stats.json, stats.txt, config.ini/json and dumps into DIR")(
+      "dump-mem", po::value<std::vector<std::string>>()->composing(),
+      "final memory contents ADDR:LEN to dump (may repeat)")(
+      "dump-regs", po::value<std::string>(), "final registers of threads FIRST[:COUNT]")(
+      "mode", po::value<std::string>(), "timing or functional (same as --run.mode)")(
+      "max-cycles", po::value<std::string>(), "run limit in cycles (same as --core.max_cycles)")(
+      "quiet,q", po::bool_switch(), "no report on standard output")("input", po::value<std::string>(),
+                                                                      "program (.par source or .bin image)");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+
+  CommandLine cl;
+  if (!parse_command_line(args, command, pos, reg, cl, std::cerr)) return kUsage;
+  if (cl.vm["help"].as<bool>()) {
+    std::cout << "usage: parsys run FILE [options]\n\n" << command << "\nmodule options (INI section = prefix):\n";
+    reg.help(std::cout);
+    return kOk;
+  }
+  // Module options: config files first, then the command line (the registry applies precedence).
+  std::vector<std::string> reg_args;
+  if (cl.vm.count("config"))
+    for (const std::string& f : cl.vm["config"].as<std::vector<std::string>>()) {
+      reg_args.push_back("--config");
+      reg_args.push_back(f);
+    }
+  reg_args.insert(reg_args.end(), cl.unknown.begin(), cl.unknown.end());
+  reg_args.insert(reg_args.end(), cl.module_args.begin(), cl.module_args.end());
+  if (cl.vm.count("mode")) reg_args.push_back("--run.mode=" + cl.vm["mode"].as<std::string>());
+  if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
+  const simkit::ParseResult parsed = reg.parse(reg_args);
+  bool usage_error = !parsed.ok();
+  for (const std::string& e : parsed.errors) std::cerr << "parsys: " << e << '\n';
+  for (const std::string& p : parsed.positional) {
+    std::cerr << "parsys: unexpected argument '" << p << "'\n";
+    usage_error = true;
+  }
+  if (!cl.vm.count("input")) {
+    std::cerr << "parsys: no program given ('parsys run FILE.par')\n";
+    usage_error = true;
+  }
+  for (const std::string& e : cfg.validate()) {
+    std::cerr << "parsys: " << e << '\n';
+    usage_error = true;
+  }
+  std::vector<platform::MemoryDump> dumps;
+  if (cl.vm.count("dump-mem"))
+    for (const std::string& d : cl.vm["dump-mem"].as<std::vector<std::string>>()) {
+      platform::MemoryDump md;
+      const std::string e = platform::parse_dump_request(d, md.address, md.length);
+      if (!e.empty()) {
+        std::cerr << "parsys: " << e << '\n';
+        usage_error = true;
+      }
+      dumps.push_back(md);
+    }
+  std::uint64_t reg_first = 0, reg_count = 0;
+  if (cl.vm.count("dump-regs")) {
+    const std::string t = cl.vm["dump-regs"].as<std::string>();
+    const std::string e = platform::parse_dump_request(t.find(':') == std::string::npos ? t + ":1" : t, reg_first, reg_count);
+    if (!e.empty()) {
+      std::cerr << "parsys: --dump-regs '" << t << "': expected FIRST[:COUNT]\n";
+      usage_error = true;
+    }
+  }
+  if (usage_error) return kUsage;
+
+  const std::string input = cl.vm["input"].as<std::string>();
+  std::optional<isa::Program> program = load_program(input, std::cerr);
+  if (!program) return kFailed;
+
+  platform::Platform plat(cfg, *program);
+  if (!plat.ok()) {
+    std::cerr << "parsys: " << plat.error() << '\n';
+    return kUsage;
+  }
+  if (reg_count > 0) plat.core(0).capture_registers(reg_first, reg_count);
+  const bool ok = plat.run();
+  core::ParCore& core0 = plat.core(0);
+
+  for (platform::MemoryDump& d : dumps) {
+    if (!core0.local_memory().contains(d.address, d.length)) {
+      std::cerr << "parsys: --dump-mem 0x" << std::hex << d.address << std::dec << ':' << d.length
+                << " is outside the local memory\n";
+      return kUsage;
+    }
+    d.bytes.resize(d.length);
+    core0.local_memory().read_block(d.address, d.bytes.data(), d.length);
+  }
+
+  platform::RunSummary summary;
+  summary.program = input;
+  summary.threads = program->threads;
+  summary.entry = "address " + std::to_string(program->start);
+  for (const auto& [label, addr] : program->code_labels)
+    if (addr == program->start) summary.entry = label;
+  summary.cfg = &cfg;
+  summary.core = core0.total_stats();
+  summary.simulated_ns = plat.simulated_time().to_seconds() * 1e9;
+  summary.host_seconds = plat.host_seconds();
+
+  core::CoreStatistics stats(core0.name(), cfg.core.lanes, cfg.core.threads_per_lane, cfg.core.rob_size);
+  stats.update(summary.core);
+  simkit::StatGroup root;
+  root.attach(stats.group());
+
+  if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
+  if (!cl.vm["quiet"].as<bool>() && ok) {
+    platform::write_report(std::cout, summary);
+    if (!cl.vm.count("out"))
+      for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
+  }
+  if (cl.vm.count("out")) {
+    const std::string e = platform::write_output_dir(cl.vm["out"].as<std::string>(), root, reg.effective_ini(),
+                                                     reg.effective_json(), dumps, core0.captured_registers());
+    if (!e.empty()) {
+      std::cerr << "parsys: " << e << '\n';
+      return kFailed;
+    }
+  }
+  return ok ? kOk : kFailed;
+}
+
+}  // namespace
+
+// SystemC prints a copyright banner when its kernel starts unless this variable is set; parsys's
+// output is its report, so main() switches the banner off before handing over to SystemC.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char* argv[]) {
+  if (argc < 2) {
+    std::cerr << kUsageText;
+    return kUsage;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsageText << '\n';
+    return cmd_run({"--help"});
+  }
+  if (command == "run") return cmd_run(args);
+  if (command == "asm") return cmd_asm(args);
+  if (command == "disasm") return cmd_disasm(args);
+  std::cerr << "parsys: unknown command '" << command << "'\n\n" << kUsageText;
+  return kUsage;
+}

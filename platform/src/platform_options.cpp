@@ -1,0 +1,22 @@
+#include "platform_options.hpp"
+
+#include "core_options.hpp"
+
+namespace par::platform {
+
+void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
+  reg.add("platform.cores", cfg.cores, "PAR cores on the platform.").range(1, 1024);
+  reg.add_enum("run.mode", cfg.run.mode, "Timing (cycle-level) or functional (no timing, as fast as possible).",
+               {{"timing", core::RunMode::Timing}, {"functional", core::RunMode::Functional}});
+  reg.add("run.clock_mhz", cfg.run.clock_mhz, "PAR core clock in MHz (converts cycles to simulated time).")
+      .range(1e-3, 1e6);
+  reg.add("run.functional_width", cfg.run.functional_width,
+          "Threads executed side by side in functional mode (independent of L and T).").range(1, 1 << 20);
+  reg.add("run.repeat", cfg.run.repeat, "Launch the packet this many times back to back (benchmarks).")
+      .range(1, 1 << 30);
+  reg.add("bus.latency_ns", cfg.bus.latency_ns, "Device interconnect latency per routed access in ns.")
+      .range(0, 1e9);
+  core::register_options(reg, cfg.core);
+}
+
+}  // namespace par::platform

@@ -1,0 +1,170 @@
+#include "report.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "par/simkit/format.hpp"
+
+namespace par::platform {
+
+namespace {
+
+using isa::Unit;
+
+std::string pct(double v) { return simkit::format_percent(v, 2); }
+std::string fix2(double v) { return simkit::format_fixed(v, 2); }
+
+std::string si(double v) {
+  std::ostringstream os;
+  os << std::setprecision(3);
+  if (v >= 1e9) os << v / 1e9 << " G";
+  else if (v >= 1e6) os << v / 1e6 << " M";
+  else if (v >= 1e3) os << v / 1e3 << " k";
+  else os << v << " ";
+  return os.str();
+}
+
+void line(std::ostream& os, const char* label, const std::string& text) {
+  os << "  " << std::left << std::setw(27) << label << text << '\n';
+}
+
+}  // namespace
+
+void write_report(std::ostream& os, const RunSummary& r) {
+  const core::CoreStats& s = r.core;
+  const PlatformConfig& cfg = *r.cfg;
+  const bool timed = cfg.run.mode == core::RunMode::Timing;
+  os << "parsys run " << r.program << '\n';
+  os << "  platform: " << cfg.cores << " PAR core" << (cfg.cores > 1 ? "s" : "") << ", L = " << cfg.core.lanes
+     << ", T = " << cfg.core.threads_per_lane << ", " << (timed ? "timing" : "functional") << " mode, "
+     << cfg.run.clock_mhz << " MHz\n";
+  os << "  packet:   " << r.threads << " threads from " << r.entry << ", " << s.rounds << " rounds";
+  if (cfg.run.repeat > 1) os << " over " << cfg.run.repeat << " launches";
+  os << "\n\n";
+
+  const char* names[] = {"ALU", "FPU", "LS", "CMP"};
+  std::ostringstream per_fu, per_fu_thread;
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    per_fu << names[u] << ' ' << s.instructions[static_cast<std::size_t>(u)] << (u + 1 < isa::kBackendUnits ? "  " : "");
+    per_fu_thread << names[u] << ' ' << s.thread_instructions[static_cast<std::size_t>(u)]
+                  << (u + 1 < isa::kBackendUnits ? "  " : "");
+  }
+  std::int64_t control = 0;
+  std::ostringstream ctl;
+  for (int k = 0; k < core::kControlKinds; ++k) {
+    control += s.control[static_cast<std::size_t>(k)];
+    ctl << (k ? ", " : "") << core::control_kind_name(static_cast<core::ControlKind>(k)) << ' '
+        << s.control[static_cast<std::size_t>(k)];
+  }
+
+  if (timed) {
+    std::ostringstream t;
+    t << s.cycles << " cycles (" << simkit::format_fixed(r.simulated_ns / 1e3, 3) << " us simulated)";
+    line(os, "Execution time", t.str());
+    line(os, "Instructions per FU", per_fu.str());
+    line(os, "IPC", fix2(s.ipc()) + "   (with compare-unit instructions: " + fix2(s.ipc_with_cmp()) + ")");
+    line(os, "FPU throughput", fix2(s.fpu_throughput()));
+    line(os, "ALU utilisation", pct(s.utilization(Unit::Alu)));
+    line(os, "Compare-unit utilisation", pct(s.utilization(Unit::Cmp)));
+    line(os, "L/S-unit utilisation", pct(s.utilization(Unit::Ls)));
+    line(os, "ROB utilisation", pct(s.rob_utilization()) + "   (max occupancy " + std::to_string(s.rob_max_occupancy) +
+                                    " of " + std::to_string(cfg.core.rob_size) + ")");
+    std::ostringstream st;
+    st << s.stall_total();
+    bool first = true;
+    for (int c = 0; c < core::kStallCauses; ++c) {
+      const std::int64_t v = s.stalls[static_cast<std::size_t>(c)];
+      if (v == 0) continue;
+      st << (first ? ":  " : ", ") << core::stall_cause_name(static_cast<core::StallCause>(c)) << ' ' << v;
+      first = false;
+    }
+    line(os, "Stall cycles", st.str());
+    line(os, "FPU utilisation", pct(s.utilization(Unit::Fpu)));
+  } else {
+    line(os, "Instructions per FU", per_fu.str());
+  }
+  line(os, "Thread-instructions", per_fu_thread.str() + "  control " + std::to_string(control) + " (" + ctl.str() + ")");
+  std::ostringstream speed;
+  const double ti = static_cast<double>(s.total_thread_instructions());
+  speed << simkit::format_fixed(r.host_seconds, 3) << " s host, ";
+  if (timed) speed << si(static_cast<double>(s.cycles) / r.host_seconds) << "cycles/s, ";
+  speed << si(ti / r.host_seconds) << "thread-instructions/s";
+  line(os, "Simulator speed", speed.str());
+}
+
+std::string parse_dump_request(const std::string& text, std::uint64_t& addr, std::uint64_t& len) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return "--dump-mem '" + text + "': expected ADDR:LEN";
+  auto number = [](const std::string& t, std::uint64_t& v) {
+    if (t.empty()) return false;
+    errno = 0;
+    char* end = nullptr;
+    v = std::strtoull(t.c_str(), &end, 0);
+    return errno == 0 && end != nullptr && *end == '\0' && t[0] != '-';
+  };
+  if (!number(text.substr(0, colon), addr)) return "--dump-mem '" + text + "': bad address";
+  if (!number(text.substr(colon + 1), len) || len == 0 || len > (64ull << 20))
+    return "--dump-mem '" + text + "': length must be 1..67108864 bytes";
+  return "";
+}
+
+void write_hex(std::ostream& os, const MemoryDump& d) {
+  std::ostringstream h;
+  for (std::size_t i = 0; i < d.bytes.size(); ++i) {
+    if (i % 16 == 0) h << (i ? "\n" : "") << "  0x" << std::hex << std::setw(8) << std::setfill('0') << d.address + i << ':';
+    h << ' ' << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(d.bytes[i]);
+  }
+  os << h.str() << '\n';
+}
+
+std::string write_output_dir(const std::string& dir, const simkit::StatGroup& stats, const std::string& config_ini,
+                             const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
+                             const std::vector<core::ThreadRegisters>& registers) {
+  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+    return "cannot create output directory '" + dir + "': " + std::strerror(errno);
+  auto open = [&](const std::string& name, std::ofstream& f, std::ios::openmode mode = std::ios::out) {
+    f.open(dir + "/" + name, mode);
+    return static_cast<bool>(f);
+  };
+  std::ofstream f;
+  if (!open("stats.json", f)) return "cannot write '" + dir + "/stats.json'";
+  f << stats.to_json().dump(2) << '\n';
+  f.close();
+  if (!open("stats.txt", f)) return "cannot write '" + dir + "/stats.txt'";
+  stats.write_table(f);
+  f.close();
+  if (!open("config.ini", f)) return "cannot write '" + dir + "/config.ini'";
+  f << config_ini;
+  f.close();
+  if (!open("config.json", f)) return "cannot write '" + dir + "/config.json'";
+  f << config_json.dump(2) << '\n';
+  f.close();
+  for (const MemoryDump& d : dumps) {
+    std::ostringstream name;
+    name << "mem_0x" << std::hex << d.address << '_' << std::dec << d.length << ".bin";
+    if (!open(name.str(), f, std::ios::out | std::ios::binary)) return "cannot write '" + dir + "/" + name.str() + "'";
+    f.write(reinterpret_cast<const char*>(d.bytes.data()), static_cast<std::streamsize>(d.bytes.size()));
+    f.close();
+  }
+  if (!registers.empty()) {
+    if (!open("registers.txt", f)) return "cannot write '" + dir + "/registers.txt'";
+    for (const core::ThreadRegisters& t : registers) {
+      f << "thread " << t.thread << '\n';
+      for (int r = 0; r < 16; ++r)
+        f << "  r" << r << " = 0x" << std::hex << std::setw(16) << std::setfill('0') << t.r[static_cast<std::size_t>(r)]
+          << std::dec << std::setfill(' ') << (r % 4 == 3 ? "\n" : "");
+      f << "  p0..p7 =";
+      for (int p = 0; p < 8; ++p) f << ' ' << static_cast<int>(t.p[static_cast<std::size_t>(p)]);
+      f << '\n';
+    }
+  }
+  return "";
+}
+
+}  // namespace par::platform

@@ -1,0 +1,49 @@
+// The run report: a readable summary on stdout and, with --out DIR, the statistics (JSON and
+// table), the effective configuration and the requested memory/register dumps.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "packet_engine.hpp"
+#include "par/simkit/json.hpp"
+#include "par/simkit/stats.hpp"
+#include "platform_config.hpp"
+
+namespace par::platform {
+
+struct MemoryDump {
+  std::uint64_t address = 0;
+  std::uint64_t length = 0;
+  std::vector<std::uint8_t> bytes;
+};
+
+struct RunSummary {
+  std::string program;            // file name
+  std::string entry;              // start label (or address)
+  std::int64_t threads = 0;
+  const PlatformConfig* cfg = nullptr;
+  core::CoreStats core;           // core 0, accumulated over launches
+  double simulated_ns = 0;
+  double host_seconds = 0;        // whole simulation
+};
+
+// The readable report of par-core-timing.md §8 (the nine 2011 metrics, instruction classes,
+// IPC with and without compares, the simulator's speed).
+void write_report(std::ostream& os, const RunSummary& run);
+
+// Parses "ADDR:LEN" (decimal or 0x hex); returns an error message or "".
+std::string parse_dump_request(const std::string& text, std::uint64_t& addr, std::uint64_t& len);
+
+// Writes stats.json, stats.txt, config.ini, config.json, memory dumps and registers.txt into `dir`
+// (created if missing). Returns an error message or "".
+std::string write_output_dir(const std::string& dir, const simkit::StatGroup& stats, const std::string& config_ini,
+                             const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
+                             const std::vector<core::ThreadRegisters>& registers);
+
+// A hex dump (16 bytes a line) for the terminal.
+void write_hex(std::ostream& os, const MemoryDump& dump);
+
+}  // namespace par::platform
