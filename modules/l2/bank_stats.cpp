@@ -44,14 +44,18 @@ BankStats::BankStats(simkit::StatGroup& g)
             [](const StatView& s) { return s["misses"] / s["accesses"]; }, Format::percent(2));
 }
 
-const std::vector<const char*>& BankStats::summed() {
-  static const std::vector<const char*> names = {
-      "accesses",   "reads",           "writes",           "hits",
-      "misses",     "mshr_merges",     "fills",            "write_validates",
-      "write_arounds", "writebacks",   "flush_writebacks", "mshr_full_stalls",
-      "mshr_stall_cycles", "bank_conflicts", "bank_conflict_cycles", "set_stalls",
-      "set_stall_cycles", "errors"};
-  return names;
+const std::vector<BankStats::Summed>& BankStats::summed() {
+  static const std::vector<Summed> list = {
+      {"accesses", "accesses"},          {"reads", "accesses"},
+      {"writes", "accesses"},            {"hits", "accesses"},
+      {"misses", "accesses"},            {"mshr_merges", "accesses"},
+      {"fills", "lines"},                {"write_validates", "accesses"},
+      {"write_arounds", "accesses"},     {"writebacks", "lines"},
+      {"flush_writebacks", "lines"},     {"mshr_full_stalls", "accesses"},
+      {"mshr_stall_cycles", "cycles"},   {"bank_conflicts", "accesses"},
+      {"bank_conflict_cycles", "cycles"}, {"set_stalls", "accesses"},
+      {"set_stall_cycles", "cycles"},    {"errors", "accesses"}};
+  return list;
 }
 
 }  // namespace par::l2

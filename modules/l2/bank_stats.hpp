@@ -10,8 +10,12 @@ namespace par::l2 {
 struct BankStats {
   explicit BankStats(simkit::StatGroup& group);
 
-  // Names of the counters that the L2 wrapper sums over its banks (in this order).
-  static const std::vector<const char*>& summed();
+  // The counters that the L2 wrapper sums over its banks (name, unit; in this order).
+  struct Summed {
+    const char* name;
+    const char* unit;
+  };
+  static const std::vector<Summed>& summed();
 
   // accesses = hits + misses + mshr_merges = reads + writes
   simkit::Counter& accesses;

@@ -1,6 +1,7 @@
 #include "l2_config.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "par/simkit/options.hpp"
 
@@ -58,6 +59,13 @@ std::vector<std::string> L2Config::validate() const {
     e.push_back(os.str());
   }
   return e;
+}
+
+const L2Config& checked(const L2Config& cfg) {
+  std::string all;
+  for (const auto& e : cfg.validate()) all += (all.empty() ? "" : "; ") + e;
+  if (!all.empty()) throw std::invalid_argument("invalid L2 configuration: " + all);
+  return cfg;
 }
 
 void register_options(simkit::OptionRegistry& reg, L2Config& c) {

@@ -33,6 +33,10 @@ struct L2Config {
   std::vector<std::string> validate() const;
 };
 
+// Returns `cfg` when it is valid; otherwise throws std::invalid_argument with every message of
+// validate() (modules call it before using a configuration).
+const L2Config& checked(const L2Config& cfg);
+
 // Registers every field as `l2.<name>` with a help line; the field's current value is the default.
 void register_options(simkit::OptionRegistry& reg, L2Config& cfg);
 

@@ -307,6 +307,16 @@ int cmd_run(const std::vector<std::string>& args) {
   core::CoreStatistics stats(core0.name(), cfg.core.lanes, cfg.core.threads_per_lane, cfg.core.rob_size);
   stats.update(summary.core);
   simkit::StatGroup root;
+  // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
+  simkit::StatGroup& run_group = root.group("run");
+  run_group.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included").set(summary.host_seconds);
+  run_group.real("simulated_ns", "ns", "Simulated time").set(summary.simulated_ns);
+  run_group.counter("thread_instructions", "thread-instructions", "Thread-instructions executed, all cores")
+      .set(static_cast<std::uint64_t>(summary.core.total_thread_instructions()));
+  run_group.counter("launches", "packets", "Packet launches").set(static_cast<std::uint64_t>(cfg.run.repeat));
+  run_group.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
+                    [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
+                    simkit::Format::fixed(0));
   root.attach(stats.group());
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';

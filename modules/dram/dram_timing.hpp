@@ -1,0 +1,183 @@
+// The DRAM timing engine: plain C++ (no SystemC), so it can be unit-tested cycle by cycle.
+//
+// The platform is loosely timed: an initiator calls b_transport and must get the completion time
+// back at once, without the target calling wait(). The engine therefore does not simulate a
+// controller cycle by cycle; it *reserves* every resource a burst needs on timelines and returns
+// the times at which its commands issue and its data moves:
+//
+//   bank    : row epochs [ACT, PRE) with the open row; tRCD, tRAS, tRC, tRP, tRTP, tWR windows
+//   rank    : ACT times (tRRD, tFAW over the last four ACTs), RD/WR times (tWTR), refresh windows
+//   channel : command-bus slots (one command per clock), data-bus bursts (tCCD, turnaround),
+//             the request queue (entries held from admission to data completion)
+//
+// Bursts are scheduled in call order. Each resource may be reserved in any gap that satisfies
+// every timing constraint against both earlier and later reservations (FR-FCFS), or only after
+// the latest reservation of its timeline (FCFS). See README.md, "Scheduling policy".
+//
+// Time unit: a Tick is half a clock cycle, so DDR data beats and half-cycle latencies (DDR-333's
+// CL 2.5) are integers. Commands issue on clock edges (even ticks); data may start on either.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace par::dram {
+
+using Tick = std::int64_t;
+// "No such time": a reservation that does not exist or a search that found no slot.
+inline constexpr Tick kNever = std::numeric_limits<Tick>::max() / 4;
+
+enum class Op { Read, Write };
+enum class RowOutcome { Hit, Miss, Conflict };
+// FR-FCFS: gaps anywhere; row hits may use any epoch of their row. FCFS: in call order.
+enum class Scheduler { FrFcfs, Fcfs };
+// Open: a row stays open until a conflict or a refresh closes it. Closed: every access
+// precharges its row as soon as its timing allows (auto-precharge).
+enum class PagePolicy { Open, Closed };
+
+const char* to_string(RowOutcome o);
+const char* to_string(Scheduler s);
+const char* to_string(PagePolicy p);
+
+// Everything the engine needs, in ticks (half clock cycles). Built from a resolved DramConfig by
+// engine_params() (dram_config.hpp); tests may fill it directly.
+struct EngineParams {
+  unsigned channels = 1;
+  unsigned ranks = 1;     // per channel
+  unsigned banks = 8;     // per rank
+  unsigned bank_groups = 1;  // bank b is in group b % bank_groups
+  Tick burst = 8;         // data-bus ticks of one burst = burst length (one beat per tick)
+  Tick tCL = 22, tCWL = 16, tRCD = 22, tRP = 22, tRPab = 22, tRAS = 56, tRC = 78;
+  Tick tRRD = 10, tRRD_L = 10, tFAW = 48, tWR = 24, tWTR = 12, tWTR_L = 12, tRTP = 12;
+  Tick tCCD = 8, tCCD_L = 8, tDQSCK = 0, tRTRS = 2;
+  Tick tREFI = 12480, tRFC = 416;
+  bool refresh = true;
+  Scheduler scheduler = Scheduler::FrFcfs;
+  PagePolicy page_policy = PagePolicy::Open;
+  unsigned queue_depth = 32;  // bursts per channel between admission and data completion
+};
+
+struct BurstRequest {
+  unsigned channel = 0;
+  unsigned rank = 0;
+  unsigned bank = 0;
+  std::uint64_t row = 0;
+  Op op = Op::Read;
+  Tick arrival = 0;  // when the controller sees the request (any tick, not necessarily an edge)
+};
+
+struct BurstResult {
+  RowOutcome outcome = RowOutcome::Miss;
+  Tick admitted = 0;        // arrival, or later when the channel's queue was full
+  Tick precharge = kNever;  // PRE of the conflicting open row (conflicts only)
+  Tick activate = kNever;   // ACT of this burst's row (misses and conflicts)
+  Tick column = 0;          // RD or WR command
+  Tick data_start = 0;
+  Tick data_end = 0;        // completion: last beat of the burst
+  Tick auto_precharge = kNever;  // closed-page policy: the PRE issued after this access
+};
+
+class TimingEngine {
+ public:
+  explicit TimingEngine(const EngineParams& params);
+
+  const EngineParams& params() const { return p_; }
+
+  // Reserves the commands and the data transfer of one burst and returns their times. Requests
+  // are processed in call order; `arrival` may be earlier than earlier calls' arrivals (initiators
+  // run ahead within a quantum) but must not be before the last retire() point.
+  BurstResult schedule(const BurstRequest& request);
+
+  // Forgets reservations that can no longer constrain a request arriving at or after `now`
+  // (SystemC time never goes back and annotated delays are not negative). Keeps memory bounded.
+  void retire(Tick now);
+
+  // Refresh commands issued by every rank of every channel at or before `t` (all-bank refresh
+  // every tREFI, the first one at tREFI; rank r of a channel is staggered by r * tREFI / ranks).
+  std::uint64_t refreshes_until(Tick t) const;
+
+  // The refresh window of `rank` that contains `t` ([start, end): precharge-all then tRFC), or
+  // {kNever, kNever}. For tests and for statistics.
+  struct Window {
+    Tick start = kNever;
+    Tick end = kNever;
+  };
+  Window refresh_window_at(unsigned rank, Tick t) const;
+  // The first refresh window of `rank` that starts after `t`.
+  Window next_refresh_window(unsigned rank, Tick t) const;
+
+  // Reservations currently held (for tests of retire()).
+  std::size_t reservations() const;
+
+ private:
+  struct Epoch {  // one row activation of a bank: ACT at `act`, PRE at `pre` (kNever = open)
+    std::uint64_t row = 0;
+    Tick act = 0;
+    Tick pre = kNever;
+    Tick pre_min = 0;  // earliest legal PRE: tRAS after ACT, tRTP after RD, tWR after write data
+  };
+  struct Bank {
+    std::deque<Epoch> epochs;  // in time order; only the last may be open
+  };
+  struct Rank {
+    std::map<Tick, unsigned> acts;  // ACT tick -> bank group
+    std::map<Tick, unsigned> reads;  // RD tick -> bank group
+    struct Write {
+      Tick data_end;
+      unsigned group;
+    };
+    std::map<Tick, Write> writes;  // WR tick -> data end, group
+    Tick refresh_offset = 0;
+    Tick last_act = -kNever;  // FCFS: activates in call order
+    std::vector<Bank> banks;
+  };
+  struct Burst {  // a data-bus reservation
+    Tick end;
+    unsigned rank;
+    unsigned group;
+    Op op;
+  };
+  struct Channel {
+    std::set<Tick> commands;            // command-bus slots in use
+    std::map<Tick, Burst> data;         // data start -> burst
+    std::multiset<Tick> queue;          // completion ticks of admitted bursts
+    Tick last_column = -kNever;         // FCFS: column commands in call order
+    Tick last_data = -kNever;           // FCFS: start of the latest data burst
+    Burst last_burst{-kNever, 0, 0, Op::Read};
+    std::vector<Rank> ranks;
+  };
+
+  Tick admit(Channel& ch, Tick arrival) const;
+  Tick column_latency(Op op) const { return op == Op::Read ? p_.tCL + p_.tDQSCK : p_.tCWL; }
+  // Ticks after a column command before its bank may be precharged.
+  Tick column_to_precharge(Op op) const {
+    return op == Op::Read ? p_.tRTP : p_.tCWL + p_.burst + p_.tWR;
+  }
+  // Minimum distance from the start of data burst `a` to the start of a later burst `b`.
+  Tick data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group, Op b_op) const;
+  // The close bound of an epoch: its PRE, or the start of the refresh window that closes it.
+  Tick close_bound(const Rank& rank, const Epoch& e) const;
+
+  Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
+                   Tick lo, Tick hi) const;
+  Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;
+  Tick find_precharge(const Channel& ch, Tick lo, Tick hi) const;
+  void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
+                     Tick column, BurstResult& result);
+
+  Window window_at(const Rank& rank, Tick t) const;
+  Window window_after(const Rank& rank, Tick t) const;
+
+  EngineParams p_;
+  Tick lookback_;  // longest distance over which a reservation constrains another one
+  std::vector<Channel> channels_;
+};
+
+// Command ticks are clock edges: even ticks.
+inline Tick align_to_clock(Tick t) { return t + (t & 1); }
+
+}  // namespace par::dram
