@@ -36,7 +36,8 @@ L2Bank::L2Bank(sc_core::sc_module_name name, const L2Config& cfg, unsigned index
       index_(index),
       stats_(parent_stats != nullptr ? basename() : this->name()) {
   if (parent_stats != nullptr) parent_stats->attach(stats_);
-  model_ = std::make_unique<BankModel>(checked(cfg), period_ticks(cfg), *this, stats_);
+  model_ = std::make_unique<BankModel>(checked(cfg), period_ticks(cfg),
+                                       static_cast<NextLevel&>(*this), stats_);
   in.register_b_transport(this, &L2Bank::b_transport);
   in.register_transport_dbg(this, &L2Bank::transport_dbg);
 }

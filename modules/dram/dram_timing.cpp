@@ -1,0 +1,398 @@
+#include "dram_timing.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+namespace par::dram {
+
+namespace {
+
+// Each search loop moves strictly forward; this only guards against a bug turning into a hang.
+constexpr int kMaxSteps = 1 << 22;
+
+Tick floor_div(Tick a, Tick b) {
+  const Tick q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+[[noreturn]] void no_progress(const char* what) {
+  throw std::logic_error(std::string("dram timing engine: no progress while searching for ") + what);
+}
+
+}  // namespace
+
+const char* to_string(RowOutcome o) {
+  switch (o) {
+    case RowOutcome::Hit: return "hit";
+    case RowOutcome::Miss: return "miss";
+    case RowOutcome::Conflict: return "conflict";
+  }
+  return "?";
+}
+
+const char* to_string(Scheduler s) { return s == Scheduler::FrFcfs ? "frfcfs" : "fcfs"; }
+const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
+
+TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
+  if (p_.channels == 0 || p_.ranks == 0 || p_.banks == 0 || p_.bank_groups == 0 ||
+      p_.banks % p_.bank_groups != 0 || p_.burst <= 0 || p_.queue_depth == 0 ||
+      (p_.refresh && (p_.tREFI <= p_.tRFC + p_.tRPab)))
+    throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
+  // Upper bound of the distance over which one reservation constrains another (sum of every
+  // window), so retire() never forgets something a future request still has to respect.
+  lookback_ = p_.tRC + p_.tFAW + p_.tRAS + p_.tRP + p_.tRCD + p_.tCL + p_.tDQSCK + p_.tCWL +
+              2 * p_.burst + p_.tWR + p_.tWTR + p_.tWTR_L + p_.tRTP + p_.tCCD + p_.tCCD_L +
+              p_.tRTRS + p_.tRRD + p_.tRRD_L + 16;
+  channels_.resize(p_.channels);
+  for (Channel& ch : channels_) {
+    ch.ranks.resize(p_.ranks);
+    for (unsigned r = 0; r < p_.ranks; ++r) {
+      // Ranks of a channel refresh staggered so that they are not all unavailable at once.
+      ch.ranks[r].refresh_offset = align_to_clock(p_.tREFI * r / p_.ranks);
+      ch.ranks[r].banks.resize(p_.banks);
+    }
+  }
+}
+
+// --- refresh windows ------------------------------------------------------------------------
+// Refresh k >= 1 of a rank is the REF command at R_k = k * tREFI + offset. The rank is
+// unavailable over [R_k - tRPab, R_k + tRFC): precharge-all, then the refresh itself.
+
+TimingEngine::Window TimingEngine::window_at(const Rank& rank, Tick t) const {
+  if (!p_.refresh) return {};
+  const Tick k = floor_div(t - rank.refresh_offset + p_.tRPab, p_.tREFI);
+  if (k < 1) return {};
+  const Tick ref = k * p_.tREFI + rank.refresh_offset;
+  const Window w{ref - p_.tRPab, ref + p_.tRFC};
+  return (t >= w.start && t < w.end) ? w : Window{};
+}
+
+TimingEngine::Window TimingEngine::window_after(const Rank& rank, Tick t) const {
+  if (!p_.refresh) return {};
+  const Tick k = std::max<Tick>(1, floor_div(t - rank.refresh_offset + p_.tRPab, p_.tREFI) + 1);
+  const Tick ref = k * p_.tREFI + rank.refresh_offset;
+  return {ref - p_.tRPab, ref + p_.tRFC};
+}
+
+TimingEngine::Window TimingEngine::refresh_window_at(unsigned rank, Tick t) const {
+  return window_at(channels_.at(0).ranks.at(rank), t);
+}
+
+TimingEngine::Window TimingEngine::next_refresh_window(unsigned rank, Tick t) const {
+  return window_after(channels_.at(0).ranks.at(rank), t);
+}
+
+std::uint64_t TimingEngine::refreshes_until(Tick t) const {
+  if (!p_.refresh) return 0;
+  std::uint64_t n = 0;
+  for (const Channel& ch : channels_)
+    for (const Rank& rank : ch.ranks) {
+      const Tick k = floor_div(t - rank.refresh_offset, p_.tREFI);
+      if (k > 0) n += static_cast<std::uint64_t>(k);
+    }
+  return n;
+}
+
+// --- helpers ---------------------------------------------------------------------------------
+
+Tick TimingEngine::close_bound(const Rank& rank, const Epoch& e) const {
+  if (e.pre != kNever) return e.pre;
+  return window_after(rank, e.act).start;  // kNever without refresh
+}
+
+Tick TimingEngine::data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group,
+                                Op b_op) const {
+  if (a.rank == b_rank && a.op == b_op) {
+    // Same rank and direction: column commands tCCD apart (tCCD_L inside a bank group); the
+    // latencies are equal, so the data bursts are as far apart as the commands.
+    const bool same_group = p_.bank_groups > 1 && a.group == b_group;
+    return std::max(p_.burst, same_group ? p_.tCCD_L : p_.tCCD);
+  }
+  // Another rank or the other direction: the bus idles tRTRS after the last beat.
+  return (a.end - a_start) + p_.tRTRS;
+}
+
+Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
+  // Entries are held until their data completes. Entries of bursts called earlier but arriving
+  // later are counted as occupying too (conservative when arrivals come out of order).
+  auto it = ch.queue.upper_bound(arrival);
+  const auto busy = static_cast<std::size_t>(std::distance(it, ch.queue.end()));
+  if (busy < p_.queue_depth) return arrival;
+  std::advance(it, static_cast<std::ptrdiff_t>(busy - p_.queue_depth));
+  return *it;  // the completion that frees an entry
+}
+
+// --- searches ---------------------------------------------------------------------------------
+
+Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
+  Tick t = align_to_clock(lo);
+  while (t < hi && ch.commands.count(t) != 0) t += 2;
+  return t < hi ? t : kNever;
+}
+
+Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const {
+  Tick x = align_to_clock(lo);
+  if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
+  const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
+  std::vector<Tick> near;
+  for (int step = 0; step < kMaxSteps; ++step) {
+    if (p_.refresh) {
+      const Window in = window_at(rank, x);
+      if (in.start != kNever) {
+        x = align_to_clock(in.end);
+        continue;
+      }
+      // The row must be able to close (tRAS) before the next refresh precharges the rank.
+      const Window next = window_after(rank, x);
+      if (x + p_.tRAS > next.start) {
+        x = align_to_clock(next.end);
+        continue;
+      }
+    }
+    if (ch.commands.count(x) != 0) {
+      x += 2;
+      continue;
+    }
+    Tick move = -1;
+    // tRRD against activates on both sides (an ACT may go into a gap before later ones).
+    for (auto it = rank.acts.lower_bound(x - rrd_max + 1);
+         it != rank.acts.end() && it->first < x + rrd_max; ++it) {
+      const Tick rrd = (p_.bank_groups > 1 && it->second == group) ? p_.tRRD_L : p_.tRRD;
+      const Tick d = it->first > x ? it->first - x : x - it->first;
+      if (d < rrd) move = std::max(move, it->first + rrd);
+    }
+    if (move >= 0) {
+      x = align_to_clock(move);
+      continue;
+    }
+    // tFAW: every five consecutive activates (with x among them) span at least tFAW.
+    if (p_.tFAW > 0) {
+      near.clear();
+      for (auto it = rank.acts.upper_bound(x - p_.tFAW);
+           it != rank.acts.end() && it->first < x + p_.tFAW; ++it)
+        near.push_back(it->first);
+      const auto pos = static_cast<std::size_t>(
+          std::lower_bound(near.begin(), near.end(), x) - near.begin());
+      near.insert(near.begin() + static_cast<std::ptrdiff_t>(pos), x);
+      for (std::size_t i = pos >= 4 ? pos - 4 : 0; i <= pos && i + 4 < near.size(); ++i) {
+        if (near[i + 4] - near[i] >= p_.tFAW) continue;
+        // x last in the window: wait for the oldest to leave it; otherwise go past the window.
+        move = std::max(move, i + 4 == pos ? near[i] + p_.tFAW : near[i + 4] + 2);
+      }
+      if (move >= 0) {
+        x = align_to_clock(move);
+        continue;
+      }
+    }
+    return x;
+  }
+  no_progress("an activate slot");
+}
+
+Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned rank_index,
+                               unsigned group, Op op, Tick lo, Tick hi) const {
+  const Tick lat = column_latency(op);
+  const Tick post = column_to_precharge(op);
+  Tick c = align_to_clock(lo);
+  if (p_.scheduler == Scheduler::Fcfs) {
+    // In call order: after the latest column command and after the latest data burst.
+    c = std::max(c, align_to_clock(ch.last_column + 2));
+    if (ch.last_data > -kNever)
+      c = std::max(c, align_to_clock(ch.last_data +
+                                     data_spacing(ch.last_burst, ch.last_data, rank_index, group, op) -
+                                     lat));
+  }
+  const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
+  const Tick wtr_max = std::max(p_.tWTR, p_.tWTR_L);
+  for (int step = 0; step < kMaxSteps; ++step) {
+    if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
+    if (ch.commands.count(c) != 0) {
+      c += 2;
+      continue;
+    }
+    const Tick ds = c + lat;
+    const Burst mine{ds + p_.burst, rank_index, group, op};
+    Tick move = -1;
+    // Data bus: spacing against the bursts before and after (gaps may be used).
+    for (auto it = ch.data.lower_bound(ds - span); it != ch.data.end() && it->first < ds + span;
+         ++it) {
+      const Tick s = it->first;
+      const Burst& b = it->second;
+      const Tick after_b = s + data_spacing(b, s, rank_index, group, op);
+      if (s <= ds) {
+        if (ds < after_b) move = std::max(move, after_b);
+      } else if (s < ds + data_spacing(mine, ds, b.rank, b.group, b.op)) {
+        move = std::max(move, after_b);  // does not fit before b: go after it
+      }
+    }
+    if (move >= 0) {
+      c = align_to_clock(move - lat);
+      continue;
+    }
+    // Write-to-read turnaround inside the rank (tWTR from the last beat of write data).
+    if (op == Op::Read) {
+      for (auto it = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
+           it != rank.writes.end() && it->first < c; ++it) {
+        const Tick wtr = (p_.bank_groups > 1 && it->second.group == group) ? p_.tWTR_L : p_.tWTR;
+        if (c < it->second.data_end + wtr) move = std::max(move, it->second.data_end + wtr);
+      }
+    } else {
+      const Tick de = ds + p_.burst;
+      for (auto it = rank.reads.upper_bound(c); it != rank.reads.end() && it->first < de + wtr_max;
+           ++it) {
+        const Tick wtr = (p_.bank_groups > 1 && it->second == group) ? p_.tWTR_L : p_.tWTR;
+        if (it->first < de + wtr) move = std::max(move, it->first + 2);  // write after that read
+      }
+    }
+    if (move >= 0) {
+      c = align_to_clock(move);
+      continue;
+    }
+    return c;
+  }
+  no_progress("a column slot");
+}
+
+void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group,
+                                 Epoch& e, Op op, Tick column, BurstResult& result) {
+  const Tick ds = column + column_latency(op);
+  const Burst b{ds + p_.burst, rank_index, group, op};
+  ch.commands.insert(column);
+  ch.data.emplace(ds, b);
+  if (op == Op::Read)
+    rank.reads.emplace(column, group);
+  else
+    rank.writes.emplace(column, Rank::Write{b.end, group});
+  e.pre_min = std::max(e.pre_min, column + column_to_precharge(op));
+  ch.last_column = std::max(ch.last_column, column);
+  if (ds > ch.last_data) {
+    ch.last_data = ds;
+    ch.last_burst = b;
+  }
+  result.column = column;
+  result.data_start = ds;
+  result.data_end = b.end;
+}
+
+// --- scheduling ----------------------------------------------------------------------------------
+
+BurstResult TimingEngine::schedule(const BurstRequest& req) {
+  Channel& ch = channels_.at(req.channel);
+  Rank& rank = ch.ranks.at(req.rank);
+  Bank& bank = rank.banks.at(req.bank);
+  const unsigned group = req.bank % p_.bank_groups;
+  BurstResult r;
+  r.admitted = admit(ch, req.arrival);
+  const Tick a = align_to_clock(r.admitted);
+
+  auto finish = [&](Epoch& e) {
+    if (p_.page_policy == PagePolicy::Closed && e.pre == kNever) {
+      const Tick pre = find_precharge(ch, e.pre_min, close_bound(rank, e));
+      if (pre != kNever) {  // else the next refresh closes the row
+        ch.commands.insert(pre);
+        e.pre = pre;
+        r.auto_precharge = pre;
+      }
+    }
+    ch.queue.insert(r.data_end);
+    return r;
+  };
+
+  // 1. Row hit: FR-FCFS tries every activation of the row, oldest first, so a hit is served from
+  //    a row that is open at its arrival even if a conflict called earlier has already reserved
+  //    that row's precharge, as long as the access fits before it. FCFS: only the open row.
+  for (std::size_t i = 0; i < bank.epochs.size(); ++i) {
+    Epoch& e = bank.epochs[i];
+    if (p_.scheduler == Scheduler::Fcfs && (i + 1 != bank.epochs.size() || e.pre != kNever)) continue;
+    if (e.row != req.row) continue;
+    const Tick hi = close_bound(rank, e);
+    if (hi <= a) continue;
+    const Tick c = find_column(ch, rank, req.rank, group, req.op, std::max(a, e.act + p_.tRCD), hi);
+    if (c == kNever) continue;
+    r.outcome = RowOutcome::Hit;
+    commit_column(ch, rank, req.rank, group, e, req.op, c, r);
+    return finish(e);
+  }
+
+  // 2. A new activation after the bank's last one (misses and conflicts never go into a gap
+  //    between two activations of the bank).
+  Epoch* prev = bank.epochs.empty() ? nullptr : &bank.epochs.back();
+  Tick lo = a;
+  Tick pre = kNever;
+  Window prev_window;
+  r.outcome = RowOutcome::Miss;
+  if (prev != nullptr) {
+    lo = std::max(lo, prev->act + p_.tRC);
+    if (prev->pre != kNever) {
+      lo = std::max(lo, prev->pre + p_.tRP);
+    } else {
+      prev_window = window_after(rank, prev->act);
+      pre = find_precharge(ch, std::max(a, prev->pre_min), prev_window.start);
+      if (pre != kNever) {
+        lo = std::max(lo, pre + p_.tRP);
+        r.outcome = RowOutcome::Conflict;
+      } else {
+        lo = std::max(lo, prev_window.end);  // the refresh closes the row before we could
+      }
+    }
+  }
+  Tick act = kNever;
+  Tick col = kNever;
+  for (int step = 0; step < kMaxSteps && col == kNever; ++step) {
+    act = find_activate(ch, rank, group, lo);
+    const Window next = window_after(rank, act);
+    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start);
+    if (col == kNever) lo = next.end;  // no room before the next refresh: after it
+  }
+  if (col == kNever) no_progress("an activation");
+  if (r.outcome == RowOutcome::Conflict && act >= prev_window.end) {
+    r.outcome = RowOutcome::Miss;  // a refresh closed the row first; no PRE needed
+    pre = kNever;
+  }
+  if (pre != kNever) {
+    ch.commands.insert(pre);
+    prev->pre = pre;
+    r.precharge = pre;
+  }
+  ch.commands.insert(act);
+  rank.acts.emplace(act, group);
+  rank.last_act = std::max(rank.last_act, act);
+  bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS});
+  r.activate = act;
+  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, r);
+  return finish(bank.epochs.back());
+}
+
+void TimingEngine::retire(Tick now) {
+  const Tick h = now - lookback_;
+  for (Channel& ch : channels_) {
+    ch.commands.erase(ch.commands.begin(), ch.commands.lower_bound(h));
+    while (!ch.data.empty() && ch.data.begin()->second.end < h) ch.data.erase(ch.data.begin());
+    ch.queue.erase(ch.queue.begin(), ch.queue.upper_bound(now));
+    for (Rank& rank : ch.ranks) {
+      rank.acts.erase(rank.acts.begin(), rank.acts.lower_bound(h));
+      rank.reads.erase(rank.reads.begin(), rank.reads.lower_bound(h));
+      while (!rank.writes.empty() && rank.writes.begin()->second.data_end < h)
+        rank.writes.erase(rank.writes.begin());
+      for (Bank& bank : rank.banks)
+        while (bank.epochs.size() > 1 && close_bound(rank, bank.epochs.front()) < h)
+          bank.epochs.pop_front();
+    }
+  }
+}
+
+std::size_t TimingEngine::reservations() const {
+  std::size_t n = 0;
+  for (const Channel& ch : channels_) {
+    n += ch.commands.size() + ch.data.size() + ch.queue.size();
+    for (const Rank& rank : ch.ranks) {
+      n += rank.acts.size() + rank.reads.size() + rank.writes.size();
+      for (const Bank& bank : rank.banks) n += bank.epochs.size();
+    }
+  }
+  return n;
+}
+
+}  // namespace par::dram

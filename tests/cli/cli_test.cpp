@@ -1,0 +1,241 @@
+// End-to-end tests of the parsys command: exit status, messages, report, output directory.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "par/simkit/options.hpp"
+#include "platform_options.hpp"
+#include "program_runner.hpp"
+#include "../support/sc_isolation.hpp"
+
+PARSYS_DEFINE_SC_MAIN
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out;  // stdout and stderr, interleaved
+};
+
+Result parsys(const std::string& args) {
+  const std::string cmd = std::string(PARSYS_BIN) + " " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string kernel(const std::string& name) { return std::string(PARSYS_SOURCE_DIR) + "/sw/kernels/" + name; }
+
+std::string temp_dir(const std::string& name) {
+  const std::string d = std::string(::testing::TempDir()) + "parsys_cli_" + name;
+  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
+  return d;
+}
+
+std::string write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream f(path);
+  return nlohmann::json::parse(f);
+}
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(Cli, HelpListsEveryOptionWithItsDefault) {
+  const Result r = parsys("--help");
+  EXPECT_EQ(r.status, 0);
+  par::platform::PlatformConfig cfg;
+  par::simkit::OptionRegistry reg;
+  par::platform::register_options(reg, cfg);
+  ASSERT_GT(reg.options().size(), 30u);
+  for (const auto* opt : reg.options()) {
+    EXPECT_TRUE(contains(r.out, opt->name())) << opt->name();
+    EXPECT_TRUE(contains(r.out, opt->default_text())) << opt->name() << " default " << opt->default_text();
+  }
+  for (const char* cmd_opt : {"--config", "--out", "--dump-mem", "--dump-regs", "--mode", "--max-cycles"})
+    EXPECT_TRUE(contains(r.out, cmd_opt)) << cmd_opt;
+}
+
+TEST(Cli, RunReportsTheEngineCycles) {
+  par::core::CoreConfig cfg;
+  cfg.threads_per_lane = 8;
+  const par::core::ProgramRun direct = par::core::run_file(kernel("sva.par"), cfg);
+  ASSERT_TRUE(direct.ok) << direct.error;
+  const Result r = parsys("run " + kernel("sva.par") + " --core.threads_per_lane 8");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(contains(r.out, "Execution time             " + std::to_string(direct.stats.cycles) + " cycles")) << r.out;
+  for (const char* metric : {"Instructions per FU", "IPC", "with compare-unit instructions", "FPU throughput",
+                             "ALU utilisation", "Compare-unit utilisation", "L/S-unit utilisation", "ROB utilisation",
+                             "Stall cycles", "Thread-instructions", "Simulator speed"})
+    EXPECT_TRUE(contains(r.out, metric)) << metric;
+}
+
+TEST(Cli, OutputDirectoryHoldsStatisticsConfigurationAndDumps) {
+  const std::string dir = temp_dir("out");
+  const Result r = parsys("run " + kernel("gs.par") + " -q --core.threads_per_lane 2 --out " + dir +
+                          " --dump-mem 0x0:64 --dump-regs 3:2");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // -q
+  const nlohmann::json stats = read_json(dir + "/stats.json");
+  EXPECT_EQ(stats["core0"]["cycles"]["value"], 14726);
+  EXPECT_EQ(stats["core0"]["cycles"]["unit"], "cycles");
+  EXPECT_EQ(stats["core0"]["thread_instructions"]["fpu"]["value"], 1280 * 8);
+  EXPECT_EQ(stats["run"]["launches"]["value"], 1);
+  std::ifstream mem(dir + "/mem_0x0_64.bin", std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(mem), {}).size(), 64u);
+  std::ifstream regs(dir + "/registers.txt");
+  const std::string reg_text((std::istreambuf_iterator<char>(regs)), {});
+  EXPECT_TRUE(contains(reg_text, "thread 3\n"));
+  EXPECT_TRUE(contains(reg_text, "thread 4\n"));
+  EXPECT_FALSE(contains(reg_text, "thread 5\n"));
+  std::ifstream txt(dir + "/stats.txt");
+  EXPECT_TRUE(contains(std::string((std::istreambuf_iterator<char>(txt)), {}), "core0.utilization.alu"));
+
+  // The effective configuration reproduces the run.
+  const std::string dir2 = temp_dir("out2");
+  ASSERT_EQ(parsys("run " + kernel("gs.par") + " -q --config " + dir + "/config.ini --out " + dir2).status, 0);
+  EXPECT_EQ(read_json(dir2 + "/stats.json")["core0"]["cycles"]["value"], 14726);
+}
+
+TEST(Cli, IniSectionsSetOptionsAndTheCommandLineWins) {
+  const std::string dir = temp_dir("ini");
+  write_file(dir + "/t.ini", "[core]\nthreads_per_lane = 1\nlanes = 2\n");
+  const Result r = parsys("run " + kernel("sva.par") + " -q --config " + dir + "/t.ini --core.lanes 1 --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(read_json(dir + "/stats.json")["core0"]["cycles"]["value"], 8965);  // L=1, T=1
+}
+
+TEST(Cli, FunctionalModeGivesTheSameMemory) {
+  const std::string a = temp_dir("timing"), b = temp_dir("functional");
+  ASSERT_EQ(parsys("run " + kernel("hpf.par") + " -q --core.lanes 4 --out " + a + " --dump-mem 0x0:65536").status, 0);
+  ASSERT_EQ(parsys("run " + kernel("hpf.par") + " -q --mode functional --out " + b + " --dump-mem 0x0:65536").status, 0);
+  std::ifstream fa(a + "/mem_0x0_65536.bin", std::ios::binary), fb(b + "/mem_0x0_65536.bin", std::ios::binary);
+  const std::string ma((std::istreambuf_iterator<char>(fa)), {}), mb((std::istreambuf_iterator<char>(fb)), {});
+  ASSERT_EQ(ma.size(), 65536u);
+  EXPECT_EQ(ma, mb);
+}
+
+TEST(Cli, AsmAndDisasmRoundTrip) {
+  const std::string dir = temp_dir("asm");
+  ASSERT_EQ(parsys("asm " + kernel("jim.par") + " -o " + dir + "/jim.bin").status, 0);
+  const Result d = parsys("disasm " + dir + "/jim.bin -o " + dir + "/jim2.par");
+  ASSERT_EQ(d.status, 0) << d.out;
+  ASSERT_EQ(parsys("asm " + dir + "/jim2.par -o " + dir + "/jim2.bin").status, 0);
+  std::ifstream f1(dir + "/jim.bin", std::ios::binary), f2(dir + "/jim2.bin", std::ios::binary);
+  const std::string b1((std::istreambuf_iterator<char>(f1)), {}), b2((std::istreambuf_iterator<char>(f2)), {});
+  EXPECT_FALSE(b1.empty());
+  // The images differ only in their debug information (source name and lines); both run alike.
+  const Result r1 = parsys("run " + dir + "/jim.bin -q --core.threads_per_lane 8 --out " + dir + "/r1");
+  const Result r2 = parsys("run " + dir + "/jim2.bin -q --core.threads_per_lane 8 --out " + dir + "/r2");
+  ASSERT_EQ(r1.status, 0) << r1.out;
+  ASSERT_EQ(r2.status, 0) << r2.out;
+  EXPECT_EQ(read_json(dir + "/r1/stats.json")["core0"]["cycles"], read_json(dir + "/r2/stats.json")["core0"]["cycles"]);
+}
+
+// --- Bad input: a clear message and a non-zero exit status, never a crash. -------------------
+
+TEST(CliErrors, UnknownOptionSuggestsTheRightOne) {
+  const Result r = parsys("run " + kernel("gs.par") + " --core.lane 4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "parsys: unknown option '--core.lane' (did you mean '--core.lanes'?)")) << r.out;
+}
+
+TEST(CliErrors, MalformedAndOutOfRangeValues) {
+  const Result r = parsys("run " + kernel("gs.par") + " --core.lanes abc --core.rob_size 0 --core.threads_per_lane 65 "
+                          "--core.queue_release never");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "--core.lanes: 'abc' is not an integer")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--core.rob_size: '0' is out of range [1, 4096]")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--core.threads_per_lane: '65' is out of range [1, 64]")) << r.out;
+  EXPECT_TRUE(contains(r.out, "'never' is not one of: issue, commit")) << r.out;
+}
+
+TEST(CliErrors, ZeroLanesInAConfigFileNamesTheFileAndLine) {
+  const std::string dir = temp_dir("badini");
+  write_file(dir + "/bad.ini", "[core]\nrob_size = 8\nlanes = 0\n");
+  const Result r = parsys("run " + kernel("gs.par") + " --config " + dir + "/bad.ini");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, dir + "/bad.ini:3")) << r.out;
+  EXPECT_TRUE(contains(r.out, "out of range")) << r.out;
+}
+
+TEST(CliErrors, MissingProgramFileAndMissingConfigFile) {
+  Result r = parsys("run /nonexistent/k.par");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "/nonexistent/k.par:0:0: error: cannot open")) << r.out;
+  r = parsys("run " + kernel("gs.par") + " --config /nonexistent/c.ini");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "cannot read config file '/nonexistent/c.ini'")) << r.out;
+  r = parsys("run");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "no program given")) << r.out;
+  r = parsys("frobnicate");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "unknown command 'frobnicate'")) << r.out;
+}
+
+TEST(CliErrors, MalformedAssemblyGivesEveryErrorWithFileLineColumn) {
+  const std::string dir = temp_dir("badasm");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: addd r1 = r2, 3\n"
+                                                   "  add r1 = i0, 300\n  add r2 = r16, 1 #\n");
+  const Result r = parsys("run " + f);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, f + ":5:7: error: unknown mnemonic 'addd'")) << r.out;
+  EXPECT_TRUE(contains(r.out, f + ":6:16: error: immediate 300 out of range -256..255")) << r.out;
+  EXPECT_TRUE(contains(r.out, f + ":7:")) << r.out;
+}
+
+TEST(CliErrors, EndlessProgramStopsAtTheCycleLimitAndSaysWhere) {
+  const std::string dir = temp_dir("endless");
+  const std::string f = write_file(dir + "/loop.par", ".PAR\n.ADDRESS main\n.THREADS 4\n.CODE\nmain: loop body\n"
+                                                      " add r1 = r1, 0 #\nbody: add r2 = r2, 1 #\n");
+  const Result r = parsys("run " + f + " --max-cycles 10000");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "core0: runtime error at pc 2 (" + f + ":7): run limit exceeded: more than 10000 cycles"))
+      << r.out;
+}
+
+TEST(CliErrors, AccessOutsideLocalMemoryIsARuntimeError) {
+  const std::string dir = temp_dir("far");
+  const std::string f = write_file(dir + "/far.par", ".PAR\n.ADDRESS main\n.THREADS 4\n.I1 0x7000000000\n.CODE\n"
+                                                     "main: sll r1 = i0, 3\n ld8 r2 = i1[r1] #\n");
+  const Result r = parsys("run " + f);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "core0: runtime error at pc 1 (" + f + ":7), thread 0: unmapped 8-byte load at 0x7000000000"))
+      << r.out;
+}
+
+TEST(CliErrors, BadDumpRequests) {
+  Result r = parsys("run " + kernel("gs.par") + " --dump-mem 0x100");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "--dump-mem '0x100': expected ADDR:LEN")) << r.out;
+  r = parsys("run " + kernel("gs.par") + " --dump-mem 0xFFFFFFFFFF:16");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "is outside the local memory")) << r.out;
+}
+
+TEST(CliErrors, CorruptImage) {
+  const std::string dir = temp_dir("corrupt");
+  const std::string f = write_file(dir + "/x.bin", "this is not an image");
+  const Result r = parsys("disasm " + f);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "parsys disasm: ")) << r.out;
+  EXPECT_EQ(parsys("run " + f).status, 1);
+}
+
+}  // namespace
