@@ -9,6 +9,8 @@
 // converts and validates them, reads the --config INI files (with file:line messages) and writes
 // the effective configuration. Exit status: 0 success, 1 assembly or runtime error, 2 bad usage
 // or configuration.
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -71,14 +73,36 @@ struct CommandLine {
 // Parses `args` with Boost.Program_options. Every registry option is declared as a string option so
 // that "--core.lanes 8" and "--core.lanes=8" are both understood; its values are re-emitted for
 // the registry, which does the typed conversion.
-bool parse_command_line(const std::vector<std::string>& args, const po::options_description& command,
+// "--flag false": a boolean option takes the next argument when it is a boolean literal (the
+// registry's rule); Boost would take the literal for a positional argument, so join the two.
+std::vector<std::string> join_boolean_values(const std::vector<std::string>& args, const simkit::OptionRegistry& reg) {
+  static const char* kLiterals[] = {"true", "false", "yes", "no", "on", "off", "1", "0"};
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const simkit::Option* opt = a.rfind("--", 0) == 0 && a.find('=') == std::string::npos ? reg.find(a.substr(2)) : nullptr;
+    if (opt != nullptr && opt->type_name() == "bool" && i + 1 < args.size()) {
+      std::string next = args[i + 1];
+      for (char& c : next) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (std::find(std::begin(kLiterals), std::end(kLiterals), next) != std::end(kLiterals)) {
+        out.push_back(a + "=" + args[++i]);
+        continue;
+      }
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+bool parse_command_line(const std::vector<std::string>& raw_args, const po::options_description& command,
                         const po::positional_options_description& positional, simkit::OptionRegistry& reg,
                         CommandLine& out, std::ostream& err) {
+  const std::vector<std::string> args = join_boolean_values(raw_args, reg);
   po::options_description modules;
   for (const auto& opt : reg.options()) {
     if (opt->type_name() == "bool")
       modules.add_options()(opt->name().c_str(),
-                            po::value<std::vector<std::string>>()->implicit_value({"true"}, "true")->zero_tokens(), "");
+                            po::value<std::vector<std::string>>()->implicit_value({"true"}, "true"), "");
     else
       modules.add_options()(opt->name().c_str(), po::value<std::vector<std::string>>(), "");
   }
@@ -210,10 +234,10 @@ int cmd_run(const std::vector<std::string>& args) {
       "dump-regs", po::value<std::string>(), "final registers of threads FIRST[:COUNT]")(
       "mode", po::value<std::string>(), "timing or functional (same as --run.mode)")(
       "max-cycles", po::value<std::string>(), "run limit in cycles (same as --core.max_cycles)")(
-      "quiet,q", po::bool_switch(), "no report on standard output")("input", po::value<std::string>(),
-                                                                      "program (.par source or .bin image)");
+      "quiet,q", po::bool_switch(), "no report on standard output")(
+      "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
-  pos.add("input", 1);
+  pos.add("input", -1);
 
   CommandLine cl;
   if (!parse_command_line(args, command, pos, reg, cl, std::cerr)) return kUsage;
@@ -240,8 +264,14 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "parsys: unexpected argument '" << p << "'\n";
     usage_error = true;
   }
-  if (!cl.vm.count("input")) {
+  std::vector<std::string> inputs;
+  if (cl.vm.count("input")) inputs = cl.vm["input"].as<std::vector<std::string>>();
+  if (inputs.empty()) {
     std::cerr << "parsys: no program given ('parsys run FILE.par')\n";
+    usage_error = true;
+  }
+  for (std::size_t i = 1; i < inputs.size(); ++i) {
+    std::cerr << "parsys: unexpected argument '" << inputs[i] << "'\n";
     usage_error = true;
   }
   for (const std::string& e : cfg.validate()) {
@@ -270,7 +300,7 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (usage_error) return kUsage;
 
-  const std::string input = cl.vm["input"].as<std::string>();
+  const std::string input = inputs.front();
   std::optional<isa::Program> program = load_program(input, std::cerr);
   if (!program) return kFailed;
 

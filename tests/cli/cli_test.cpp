@@ -120,6 +120,25 @@ TEST(Cli, IniSectionsSetOptionsAndTheCommandLineWins) {
   EXPECT_EQ(read_json(dir + "/stats.json")["core0"]["cycles"]["value"], 8965);  // L=1, T=1
 }
 
+TEST(Cli, BooleanOptionsTakeALiteralOrStandAlone) {
+  const std::string dir = temp_dir("bool");
+  auto cycles = [&](const std::string& opts) {
+    const Result r = parsys("run " + kernel("rgb_cmyk.par") + " -q --core.threads_per_lane 4 " + opts + " --out " + dir);
+    EXPECT_EQ(r.status, 0) << opts << "\n" << r.out;
+    return read_json(dir + "/stats.json")["core0"]["cycles"]["value"].get<int>();
+  };
+  EXPECT_EQ(cycles(""), 14404);
+  EXPECT_EQ(cycles("--core.store_output_buffer false"), 13764);
+  EXPECT_EQ(cycles("--core.store_output_buffer=no"), 13764);
+  EXPECT_EQ(cycles("--core.store_output_buffer"), 14404);
+  const Result bad = parsys("run " + kernel("rgb_cmyk.par") + " --core.store_output_buffer maybe");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(contains(bad.out, "'maybe' is not a boolean")) << bad.out;
+  const Result extra = parsys("run " + kernel("rgb_cmyk.par") + " " + kernel("gs.par"));
+  EXPECT_EQ(extra.status, 2);
+  EXPECT_TRUE(contains(extra.out, "unexpected argument '" + kernel("gs.par") + "'")) << extra.out;
+}
+
 TEST(Cli, FunctionalModeGivesTheSameMemory) {
   const std::string a = temp_dir("timing"), b = temp_dir("functional");
   ASSERT_EQ(parsys("run " + kernel("hpf.par") + " -q --core.lanes 4 --out " + a + " --dump-mem 0x0:65536").status, 0);

@@ -1,0 +1,258 @@
+#include "dram.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace par::dram {
+
+using sc_core::sc_time;
+
+namespace {
+
+DramConfig checked(const DramConfig& cfg) {
+  const std::vector<std::string> errors = cfg.validate();
+  if (!errors.empty()) {
+    std::string msg = "invalid DRAM configuration:";
+    for (const std::string& e : errors) msg += "\n  " + e;
+    throw std::invalid_argument(msg);
+  }
+  return cfg.resolved();
+}
+
+AddressMapping make_mapping(const DramConfig& c) {
+  AddressMapping m;
+  m.parse(c.mapping, c.field_bits(), c.burst_bytes());  // validated by checked()
+  return m;
+}
+
+}  // namespace
+
+Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
+    : sc_module(name),
+      in("in"),
+      cfg_(checked(cfg)),
+      mapping_(make_mapping(cfg_)),
+      engine_(engine_params(cfg_)),
+      stats_group_(this->name()),
+      stats_(stats_group_, cfg_),
+      tick_ps_(1e6 / (2.0 * cfg_.clock_mhz)),
+      resolution_ps_(sc_core::sc_get_time_resolution().to_seconds() * 1e12),
+      frontend_ticks_(static_cast<Tick>(cfg_.frontend_cycles) * 2),
+      peq_(this, &Dram::response_due) {
+  in.register_b_transport(this, &Dram::b_transport);
+  in.register_nb_transport_fw(this, &Dram::nb_transport_fw);
+  in.register_transport_dbg(this, &Dram::transport_dbg);
+  SC_HAS_PROCESS(Dram);
+  SC_METHOD(resume_responses);
+  sensitive << resume_;
+  dont_initialize();
+}
+
+// --- time conversion --------------------------------------------------------------------------
+
+sc_time Dram::cycles(double n) const { return sc_time(n * 2 * tick_ps_, sc_core::SC_PS); }
+
+sc_time Dram::tick_time(Tick t) const {
+  return sc_time(static_cast<double>(t) * tick_ps_, sc_core::SC_PS);
+}
+
+Tick Dram::tick_at_or_after(const sc_time& t) const {
+  // One resolution unit of tolerance keeps a time that tick_time() produced (rounded to the
+  // resolution) on its own tick.
+  const double ps = static_cast<double>(t.value()) * resolution_ps_;
+  return static_cast<Tick>(std::ceil((ps - resolution_ps_) / tick_ps_));
+}
+
+// --- data ---------------------------------------------------------------------------------------
+
+bool Dram::in_range(std::uint64_t address, std::uint64_t len) const {
+  return address < capacity() && len <= capacity() - address;
+}
+
+bool Dram::peek(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const {
+  if (!in_range(address, len)) return false;
+  store_.read(address, dst, len);
+  return true;
+}
+
+bool Dram::poke(std::uint64_t address, const std::uint8_t* src, std::uint64_t len) {
+  if (!in_range(address, len)) return false;
+  store_.write(address, src, len);
+  return true;
+}
+
+void Dram::copy_data(tlm::tlm_generic_payload& tx, bool honour_byte_enables) {
+  const std::uint64_t address = tx.get_address();
+  const unsigned len = tx.get_data_length();
+  unsigned char* data = tx.get_data_ptr();
+  const unsigned char* be = honour_byte_enables ? tx.get_byte_enable_ptr() : nullptr;
+  const unsigned be_len = be != nullptr ? tx.get_byte_enable_length() : 0;
+  if (tx.is_write()) {
+    store_.write(address, data, len, be, be_len);
+  } else if (be == nullptr || be_len == 0) {
+    store_.read(address, data, len);
+  } else {
+    std::vector<std::uint8_t> tmp(len);
+    store_.read(address, tmp.data(), len);
+    for (unsigned i = 0; i < len; ++i)
+      if (be[i % be_len] != 0) data[i] = tmp[i];
+  }
+}
+
+// --- timing -------------------------------------------------------------------------------------
+
+sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
+  const std::uint64_t address = tx.get_address();
+  const unsigned len = tx.get_data_length();
+  if (tx.get_command() == tlm::TLM_IGNORE_COMMAND || len == 0) {
+    tx.set_response_status(tlm::TLM_OK_RESPONSE);
+    return arrival;
+  }
+  // A streaming width below the length means a FIFO-like address pattern, not memory.
+  if (tx.get_streaming_width() < len) {
+    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    ++stats_.errors;
+    return arrival;
+  }
+  if (!in_range(address, len)) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    ++stats_.errors;
+    return arrival;
+  }
+  copy_data(tx, true);
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+
+  // Nothing before the current time can change any more: bound the engine's history.
+  engine_.retire(tick_at_or_after(sc_core::sc_time_stamp()) - 1);
+
+  const Op op = tx.is_read() ? Op::Read : Op::Write;
+  const Tick start = tick_at_or_after(arrival) + frontend_ticks_;
+  const std::uint64_t burst_bytes = cfg_.burst_bytes();
+  const double burst_ns = static_cast<double>(cfg_.burst_length) * tick_ps_ * 1e-3;
+  Tick done = start;
+  // Split at burst boundaries (row and channel boundaries are burst boundaries too); the bursts
+  // are scheduled in address order, all arriving together.
+  for (std::uint64_t a = address; a < address + len;) {
+    const std::uint64_t next = std::min<std::uint64_t>(address + len, (a / burst_bytes + 1) * burst_bytes);
+    const Location loc = mapping_.decode(a);
+    BurstRequest req;
+    req.channel = loc.channel;
+    req.rank = loc.rank;
+    req.bank = loc.bank;
+    req.row = loc.row;
+    req.op = op;
+    req.arrival = start;
+    const BurstResult res = engine_.schedule(req);
+    stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns);
+    done = std::max(done, res.data_end);
+    a = next;
+  }
+
+  const sc_time completion = std::max(tick_time(done), arrival);
+  const double latency_ns = (completion - arrival).to_seconds() * 1e9;
+  stats_.latency.sample(latency_ns);
+  if (op == Op::Read) {
+    ++stats_.reads;
+    stats_.read_bytes += len;
+    stats_.read_latency.sample(latency_ns);
+  } else {
+    ++stats_.writes;
+    stats_.write_bytes += len;
+    stats_.write_latency.sample(latency_ns);
+  }
+  if (done > latest_tick_) {
+    latest_tick_ = done;
+    stats_.time_ns.set(completion.to_seconds() * 1e9);
+    stats_.refreshes.set(engine_.refreshes_until(latest_tick_));
+  }
+  return completion;
+}
+
+void Dram::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {
+  const sc_time now = sc_core::sc_time_stamp();
+  delay = serve(tx, now + delay) - now;
+}
+
+unsigned int Dram::transport_dbg(int, tlm::tlm_generic_payload& tx) {
+  const unsigned len = tx.get_data_length();
+  if (!in_range(tx.get_address(), len)) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return 0;
+  }
+  if (tx.is_read() || tx.is_write()) copy_data(tx, false);  // debug transport has no byte enables
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  return tx.is_read() || tx.is_write() ? len : 0;
+}
+
+// --- approximately timed ------------------------------------------------------------------------
+// BEGIN_REQ is accepted at once (TLM_UPDATED, END_REQ at the request's time): the controller's
+// queue is modelled by the engine. The access is scheduled exactly as in b_transport and
+// BEGIN_RESP is sent at its completion; END_RESP (or TLM_COMPLETED) frees the socket for the next
+// response.
+
+tlm::tlm_sync_enum Dram::nb_transport_fw(int id, tlm::tlm_generic_payload& tx,
+                                         tlm::tlm_phase& phase, sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time completion = serve(tx, now + delay);
+    if (tx.has_mm()) tx.acquire();
+    at_port_[&tx] = id;
+    peq_.notify(tx, tlm::BEGIN_RESP, completion - now);
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  if (phase == tlm::END_RESP) {
+    response_done(id);
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_ERROR(name(), "nb_transport_fw: unexpected phase (base protocol violation)");
+  return tlm::TLM_COMPLETED;
+}
+
+void Dram::response_due(tlm::tlm_generic_payload& tx, const tlm::tlm_phase&) {
+  const auto it = at_port_.find(&tx);
+  const int id = it->second;
+  at_port_.erase(it);
+  if (ports_.size() <= static_cast<std::size_t>(id)) ports_.resize(static_cast<std::size_t>(id) + 1);
+  ports_[static_cast<std::size_t>(id)].ready.push_back(&tx);
+  send_responses(id);
+}
+
+void Dram::send_responses(int id) {
+  Port& port = ports_[static_cast<std::size_t>(id)];
+  while (port.current == nullptr && !port.ready.empty()) {
+    tlm::tlm_generic_payload* tx = port.ready.front();
+    port.ready.pop_front();
+    port.current = tx;
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    const tlm::tlm_sync_enum s = in[id]->nb_transport_bw(*tx, phase, delay);
+    if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
+      port.current = nullptr;
+      if (tx->has_mm()) tx->release();
+    }
+    // TLM_ACCEPTED: END_RESP comes later through nb_transport_fw.
+  }
+}
+
+void Dram::response_done(int id) {
+  if (ports_.size() <= static_cast<std::size_t>(id) || ports_[static_cast<std::size_t>(id)].current == nullptr) {
+    SC_REPORT_ERROR(name(), "nb_transport_fw: END_RESP without an outstanding response");
+    return;
+  }
+  Port& port = ports_[static_cast<std::size_t>(id)];
+  tlm::tlm_generic_payload* tx = port.current;
+  port.current = nullptr;
+  if (tx->has_mm()) tx->release();
+  // The next BEGIN_RESP goes out from a process of its own, not from inside this
+  // nb_transport_fw call.
+  if (!port.ready.empty()) resume_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Dram::resume_responses() {
+  for (std::size_t id = 0; id < ports_.size(); ++id) send_responses(static_cast<int>(id));
+}
+
+}  // namespace par::dram

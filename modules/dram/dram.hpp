@@ -1,0 +1,96 @@
+// The DRAM controller behind a TLM-2.0 target socket (README.md).
+//
+// Loosely timed: b_transport never calls wait(). Each transaction is split at burst boundaries,
+// every burst is scheduled by the TimingEngine onto the bank/rank/channel timelines, and the
+// annotated delay is set to (completion of the last burst) - sc_time_stamp(). nb_transport_fw
+// (BEGIN_REQ ... BEGIN_RESP at the same completion time) and transport_dbg (data only, no timing)
+// are served too. Data lives in a sparse backing store.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+
+#include "address_mapping.hpp"
+#include "backing_store.hpp"
+#include "dram_config.hpp"
+#include "dram_stats.hpp"
+#include "dram_timing.hpp"
+#include "par/simkit/stats.hpp"
+
+namespace par::dram {
+
+class Dram : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Dram, 32, tlm::tlm_base_protocol_types, 0,
+                                             sc_core::SC_ONE_OR_MORE_BOUND>
+      in;
+
+  // `cfg` is resolved against its preset; throws std::invalid_argument with every message of
+  // validate() when it is not valid.
+  Dram(sc_core::sc_module_name name, const DramConfig& cfg = DramConfig());
+
+  const DramConfig& config() const { return cfg_; }  // the resolved configuration
+  const AddressMapping& mapping() const { return mapping_; }
+  std::uint64_t capacity() const { return cfg_.capacity(); }
+  simkit::StatGroup& stats() { return stats_group_; }
+  const simkit::StatGroup& stats() const { return stats_group_; }
+  const TimingEngine& engine() const { return engine_; }
+
+  // `n` clock cycles as simulated time (rounded to the time resolution).
+  sc_core::sc_time cycles(double n) const;
+  // Engine ticks (half cycles) <-> simulated time.
+  sc_core::sc_time tick_time(Tick t) const;
+  Tick tick_at_or_after(const sc_core::sc_time& t) const;
+
+  // Data access without timing or statistics (loaders, checks). False when out of range.
+  bool peek(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const;
+  bool poke(std::uint64_t address, const std::uint8_t* src, std::uint64_t len);
+
+ private:
+  void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  unsigned int transport_dbg(int id, tlm::tlm_generic_payload& tx);
+
+  // Checks, moves the data and schedules the bursts of an access arriving at `arrival`; sets the
+  // response status and returns the completion time (`arrival` for errors).
+  sc_core::sc_time serve(tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
+  bool in_range(std::uint64_t address, std::uint64_t len) const;
+  void copy_data(tlm::tlm_generic_payload& tx, bool honour_byte_enables);
+
+  // Approximately-timed responses: BEGIN_RESP per socket, one at a time (response exclusion).
+  void response_due(tlm::tlm_generic_payload& tx, const tlm::tlm_phase& phase);
+  void send_responses(int id);
+  void response_done(int id);
+  void resume_responses();
+
+  DramConfig cfg_;
+  AddressMapping mapping_;
+  TimingEngine engine_;
+  BackingStore store_;
+  simkit::StatGroup stats_group_;
+  DramStats stats_;
+  double tick_ps_;        // half a clock cycle
+  double resolution_ps_;  // sc_time resolution
+  Tick frontend_ticks_;
+  Tick latest_tick_ = 0;
+
+  struct Port {
+    std::deque<tlm::tlm_generic_payload*> ready;
+    tlm::tlm_generic_payload* current = nullptr;  // BEGIN_RESP sent, END_RESP pending
+  };
+  tlm_utils::peq_with_cb_and_phase<Dram> peq_;
+  sc_core::sc_event resume_;
+  std::unordered_map<tlm::tlm_generic_payload*, int> at_port_;
+  std::vector<Port> ports_;
+};
+
+}  // namespace par::dram

@@ -1,0 +1,497 @@
+// The L2's plain C++ parts without SystemC: configuration, address mapping, tags/LRU, MSHRs, the
+// bank port and the bank model's timing rules, with a fake next level of fixed latency.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "bank_model.hpp"
+#include "l2_config.hpp"
+#include "l2_geometry.hpp"
+#include "mshr_file.hpp"
+#include "par/simkit/options.hpp"
+#include "port_calendar.hpp"
+#include "tag_array.hpp"
+
+namespace par::l2 {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+
+std::vector<std::string> errors_of(void (*edit)(L2Config&)) {
+  L2Config c;
+  edit(c);
+  return c.validate();
+}
+
+TEST(L2Config, DefaultsFollowThePlatformReference) {
+  const L2Config c;
+  EXPECT_TRUE(c.validate().empty());
+  EXPECT_EQ(c.banks, 4u);
+  EXPECT_EQ(c.bank_bytes, 64u * 1024);
+  EXPECT_EQ(c.ways, 8u);
+  EXPECT_EQ(c.line_bytes, 64u);
+  EXPECT_EQ(c.interleave(), 64u);
+  EXPECT_EQ(c.mshrs, 16u);
+  EXPECT_EQ(c.hit_latency, 10u);
+  EXPECT_EQ(c.clock_mhz, 1000.0);
+  EXPECT_TRUE(c.write_allocate);
+  EXPECT_EQ(c.sets(), 128u);
+}
+
+TEST(L2Config, ValidationMessages) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(errors_of([](L2Config& c) { c.ways = 0; }), V{"l2.ways: 0 is out of range 1..64"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.banks = 65; }), V{"l2.banks: 65 is out of range 1..64"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.line_bytes = 48; }),
+            V{"l2.line_bytes: 48 is not a power of two"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.interleave_bytes = 32; }),
+            V{"l2.interleave_bytes: 32 is smaller than a line (l2.line_bytes = 64)"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.interleave_bytes = 192; }),
+            V{"l2.interleave_bytes: 192 is not a power of two"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.bank_bytes = 1000; }),
+            V{"l2.bank_bytes: 1000 is not a multiple of l2.ways * l2.line_bytes = 512"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.bank_bytes = 0; }),
+            V{"l2.bank_bytes: 0 is out of range 1..1073741824"});
+  EXPECT_EQ(errors_of([](L2Config& c) {
+              c.banks = 3;
+              c.xor_hash = true;
+            }),
+            V{"l2.banks: 3 is not a power of two (required by l2.xor_hash)"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.mshrs = 0; }), V{"l2.mshrs: 0 is out of range 1..1024"});
+  EXPECT_EQ(errors_of([](L2Config& c) { c.clock_mhz = 0; }),
+            V{"l2.clock_mhz: 0 is out of range (0, 1000000]"});
+  // Several problems are all reported.
+  EXPECT_EQ(errors_of([](L2Config& c) {
+              c.ways = 0;
+              c.mshrs = 0;
+            }).size(),
+            2u);
+  // Three banks are fine without hashing (modulo interleaving).
+  EXPECT_TRUE(errors_of([](L2Config& c) { c.banks = 3; }).empty());
+  L2Config bad;
+  bad.ways = 0;
+  EXPECT_THROW(checked(bad), std::invalid_argument);
+}
+
+TEST(L2Config, EveryFieldIsAnOption) {
+  L2Config c;
+  simkit::OptionRegistry reg;
+  register_options(reg, c);
+  const char* argv[] = {"parsys",          "--l2.banks",       "8",    "--l2.bank_bytes",
+                        "32K",             "--l2.xor_hash",    "--l2.hit_latency", "12",
+                        "--l2.clock_mhz",  "933",              "--l2.interleave_bytes", "256",
+                        "--l2.write_allocate", "off",          "--l2.ways", "4",
+                        "--l2.line_bytes", "128",              "--l2.mshrs", "32",
+                        "--l2.write_validate", "no"};
+  const auto r = reg.parse(static_cast<int>(std::size(argv)), const_cast<char**>(argv));
+  ASSERT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_EQ(c.banks, 8u);
+  EXPECT_EQ(c.bank_bytes, 32u * 1024);
+  EXPECT_TRUE(c.xor_hash);
+  EXPECT_EQ(c.hit_latency, 12u);
+  EXPECT_EQ(c.clock_mhz, 933.0);
+  EXPECT_EQ(c.interleave_bytes, 256u);
+  EXPECT_FALSE(c.write_allocate);
+  EXPECT_EQ(c.ways, 4u);
+  EXPECT_EQ(c.line_bytes, 128u);
+  EXPECT_EQ(c.mshrs, 32u);
+  EXPECT_FALSE(c.write_validate);
+  EXPECT_TRUE(c.validate().empty());
+  const char* bad[] = {"parsys", "--l2.ways", "0"};
+  const auto e = reg.parse(3, const_cast<char**>(bad));
+  ASSERT_EQ(e.errors.size(), 1u);
+  EXPECT_EQ(e.errors[0], "--l2.ways: '0' is out of range [1, 64]");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Address mapping
+
+TEST(L2Geometry, ConsecutiveLinesGoToConsecutiveBanks) {
+  const L2Geometry g{L2Config{}};
+  for (std::uint64_t k = 0; k < 64; ++k) {
+    EXPECT_EQ(g.bank_of(k * 64), k % 4);
+    EXPECT_EQ(g.bank_of(k * 64 + 63), k % 4);
+    // The bank bits are not part of the set index: a bank's lines use consecutive sets.
+    EXPECT_EQ(g.set_of(k * 64), (k / 4) % 128);
+  }
+}
+
+TEST(L2Geometry, InterleaveGranularity) {
+  L2Config c;
+  c.interleave_bytes = 128;
+  const L2Geometry g{c};
+  EXPECT_EQ(g.bank_of(0), 0u);
+  EXPECT_EQ(g.bank_of(64), 0u);
+  EXPECT_EQ(g.bank_of(128), 1u);
+  EXPECT_EQ(g.bank_of(192), 1u);
+  EXPECT_EQ(g.bank_of(512), 0u);
+  EXPECT_EQ(g.set_of(0), 0u);
+  EXPECT_EQ(g.set_of(64), 1u);
+  EXPECT_EQ(g.set_of(512), 2u);
+}
+
+TEST(L2Geometry, XorHashingSpreadsABankStride) {
+  L2Config c;
+  std::vector<int> plain(4), hashed(4);
+  const L2Geometry g{c};
+  c.xor_hash = true;
+  const L2Geometry h{c};
+  for (std::uint64_t k = 0; k < 16; ++k) {
+    ++plain[g.bank_of(k * 256)];   // stride = banks * line: one bank without hashing
+    ++hashed[h.bank_of(k * 256)];
+  }
+  EXPECT_EQ(plain, (std::vector<int>{16, 0, 0, 0}));
+  EXPECT_EQ(hashed, (std::vector<int>{4, 4, 4, 4}));
+  // Sequential lines still visit every bank.
+  std::vector<int> seq(4);
+  for (std::uint64_t k = 0; k < 16; ++k) ++seq[h.bank_of(k * 64)];
+  EXPECT_EQ(seq, (std::vector<int>{4, 4, 4, 4}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags, MSHRs, port
+
+TEST(TagArray, LruVictimSkipsLinesInFlight) {
+  TagArray t(1, 4, 64);
+  for (int w = 0; w < 4; ++w) {
+    EXPECT_EQ(t.victim(0, 0), w);  // invalid ways first
+    t.install(0, w, 100 + w, 0, false);
+  }
+  t.touch(0, t.find(0, 100));
+  EXPECT_EQ(t.victim(0, 0), t.find(0, 101));  // least recently used
+  t.at(0, t.find(0, 101)).ready = 500;         // its fill is in flight until 500
+  EXPECT_EQ(t.victim(0, 100), t.find(0, 102));
+  EXPECT_EQ(t.victim(0, 500), t.find(0, 101));  // landed by then
+  for (int w = 0; w < 4; ++w) t.at(0, w).ready = 900 - 100 * static_cast<Tick>(w);
+  EXPECT_EQ(t.victim(0, 0), 3);  // all in flight: the one that lands first
+  EXPECT_EQ(t.find(0, 999), TagArray::kNone);
+}
+
+TEST(MshrFile, EntriesAreBusyUntilTheirFillCompletes) {
+  MshrFile m(2);
+  EXPECT_EQ(m.free_at(0), 0u);
+  m.allocate(7, 0, 50);
+  m.allocate(8, 0, 60);
+  EXPECT_EQ(m.busy(10), 2u);
+  EXPECT_EQ(m.free_at(10), 50u);
+  EXPECT_TRUE(m.in_flight(7, 10));
+  EXPECT_FALSE(m.in_flight(7, 50));
+  EXPECT_EQ(m.free_at(55), 55u);
+  m.allocate(9, 55, 90);
+  EXPECT_EQ(m.free_at(56), 60u);
+}
+
+TEST(PortCalendar, OneAccessPerCycleAndOutOfOrderArrivals) {
+  PortCalendar p(1000);
+  EXPECT_EQ(p.reserve(0), 0u);
+  EXPECT_EQ(p.reserve(0), 1000u);     // same cycle: next slot
+  EXPECT_EQ(p.reserve(500), 2000u);   // slots 0 and 1 taken
+  EXPECT_EQ(p.reserve(5000), 5000u);
+  EXPECT_EQ(p.reserve(3000), 3000u);  // earlier arrival after a later one still finds its slot
+  EXPECT_EQ(p.reserve(2500), 4000u);  // slots 2 and 3 taken
+  EXPECT_EQ(p.reserve(7300), 7300u);  // mid-cycle arrivals are not rounded
+  EXPECT_EQ(p.reserve(7900), 8000u);
+}
+
+TEST(PortCalendar, ForgetsOldHistory) {
+  PortCalendar p(1);
+  for (Tick t = 0; t < 10 * PortCalendar::kHorizon; ++t) p.reserve(t);
+  EXPECT_LE(p.reserved(), 2 * PortCalendar::kHorizon + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bank model with a fake DRAM
+
+constexpr Tick kNs = 1000;  // ticks of 1 ps
+
+class FakeNext : public NextLevel {
+ public:
+  struct Call {
+    bool write;
+    std::uint64_t addr;
+    unsigned len;
+    Tick start;
+  };
+  explicit FakeNext(std::size_t size = 1 << 16, Tick latency = 50 * kNs)
+      : bytes(size), latency_(latency) {
+    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  }
+  bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start, Tick& done) override {
+    calls.push_back({false, addr, len, start});
+    if (!read_dbg(addr, data, len)) return false;
+    done = start + latency_;
+    return true;
+  }
+  bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be,
+             Tick start, Tick& done) override {
+    calls.push_back({true, addr, len, start});
+    if (!write_dbg(addr, data, len, be)) return false;
+    done = start + latency_;
+    return true;
+  }
+  bool read_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len) override {
+    if (addr + len > bytes.size()) return false;
+    std::memcpy(data, bytes.data() + addr, len);
+    return true;
+  }
+  bool write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len,
+                 const std::uint8_t* be) override {
+    if (addr + len > bytes.size()) return false;
+    for (unsigned i = 0; i < len; ++i)
+      if (be == nullptr || be[i] != 0) bytes[addr + i] = data[i];
+    return true;
+  }
+  std::vector<std::uint8_t> bytes;
+  std::vector<Call> calls;
+
+ private:
+  Tick latency_;
+};
+
+L2Config one_bank(std::uint64_t bank_bytes = 4096, unsigned ways = 4) {
+  L2Config c;
+  c.banks = 1;
+  c.bank_bytes = bank_bytes;
+  c.ways = ways;
+  return c;
+}
+
+struct ModelRig {
+  explicit ModelRig(const L2Config& c, std::size_t size = 1 << 16)
+      : next(size), model(c, kNs, next, stats) {}
+  Outcome rd(std::uint64_t addr, Tick at, unsigned len = 8) {
+    buf.assign(len, 0);
+    Request r;
+    r.addr = addr;
+    r.len = len;
+    r.data = buf.data();
+    r.at = at;
+    return model.access(r);
+  }
+  Outcome wr(std::uint64_t addr, Tick at, std::vector<std::uint8_t> data) {
+    buf = std::move(data);
+    Request r;
+    r.write = true;
+    r.addr = addr;
+    r.len = static_cast<unsigned>(buf.size());
+    r.data = buf.data();
+    r.at = at;
+    return model.access(r);
+  }
+  std::uint64_t stat(const char* name) {
+    return static_cast<std::uint64_t>(stats.find(name)->number());
+  }
+  simkit::StatGroup stats{"bank"};
+  FakeNext next;
+  BankModel model;
+  std::vector<std::uint8_t> buf;
+};
+
+TEST(BankModel, MissThenHitLatencies) {
+  ModelRig m(one_bank());
+  EXPECT_EQ(m.rd(0x40, 0).done, 60 * kNs);  // memory 50 + hit 10
+  EXPECT_EQ(m.buf[0], m.next.bytes[0x40]);
+  EXPECT_EQ(m.rd(0x48, 100 * kNs).done, 110 * kNs);
+  EXPECT_EQ(m.stat("misses"), 1u);
+  EXPECT_EQ(m.stat("hits"), 1u);
+  EXPECT_EQ(m.stat("fills"), 1u);
+  ASSERT_EQ(m.next.calls.size(), 1u);
+  EXPECT_EQ(m.next.calls[0].addr, 0x40u);  // the whole line
+  EXPECT_EQ(m.next.calls[0].len, 64u);
+  EXPECT_DOUBLE_EQ(m.stats.find("hit_rate")->number(), 0.5);
+}
+
+TEST(BankModel, SecondAccessToALineInFlightMerges) {
+  ModelRig m(one_bank());
+  EXPECT_EQ(m.rd(0x0, 0).done, 60 * kNs);
+  EXPECT_EQ(m.rd(0x8, 5 * kNs).done, 60 * kNs);   // completes with the fill
+  EXPECT_EQ(m.rd(0x10, 50 * kNs).done, 60 * kNs); // fill landed: a hit
+  EXPECT_EQ(m.stat("mshr_merges"), 1u);
+  EXPECT_EQ(m.stat("hits"), 1u);
+  EXPECT_EQ(m.next.calls.size(), 1u);
+  // Out of time order: a request earlier than the miss that brought the line in merges too.
+  EXPECT_EQ(m.rd(0x200, 100 * kNs).done, 160 * kNs);
+  EXPECT_EQ(m.rd(0x208, 20 * kNs).done, 160 * kNs);
+  EXPECT_EQ(m.stat("mshr_merges"), 2u);
+}
+
+TEST(BankModel, AllMshrsBusyStallsUntilTheFirstFrees) {
+  L2Config c = one_bank();
+  c.mshrs = 2;
+  ModelRig m(c);
+  EXPECT_EQ(m.rd(0x000, 0).done, 60 * kNs);
+  EXPECT_EQ(m.rd(0x040, 1 * kNs).done, 61 * kNs);
+  EXPECT_EQ(m.rd(0x080, 2 * kNs).done, 110 * kNs);  // waits from 2 to 50 for an MSHR
+  EXPECT_EQ(m.next.calls[2].start, 50 * kNs);
+  EXPECT_EQ(m.stat("mshr_full_stalls"), 1u);
+  EXPECT_EQ(m.stat("mshr_stall_cycles"), 48u);
+  // Merges and hits need no MSHR.
+  EXPECT_EQ(m.rd(0x008, 3 * kNs).done, 60 * kNs);
+  EXPECT_EQ(m.stat("mshr_full_stalls"), 1u);
+}
+
+TEST(BankModel, AMissWaitsWhenEveryWayOfItsSetIsInFlight) {
+  ModelRig m(one_bank(64, 1));  // one set, one way
+  EXPECT_EQ(m.rd(0x000, 0).done, 60 * kNs);
+  EXPECT_EQ(m.rd(0x040, 1 * kNs).done, 110 * kNs);  // waits for line 0's fill to land
+  EXPECT_EQ(m.stat("set_stalls"), 1u);
+  EXPECT_EQ(m.stat("set_stall_cycles"), 49u);
+  EXPECT_FALSE(m.model.contains(0x000));
+  EXPECT_TRUE(m.model.contains(0x040));
+}
+
+TEST(BankModel, OneAccessPerCycle) {
+  ModelRig m(one_bank());
+  m.rd(0x0, 0);
+  EXPECT_EQ(m.rd(0x0, 100 * kNs).done, 110 * kNs);
+  EXPECT_EQ(m.rd(0x8, 100 * kNs).done, 111 * kNs);
+  EXPECT_EQ(m.rd(0x10, 100 * kNs).done, 112 * kNs);
+  EXPECT_EQ(m.stat("bank_conflicts"), 2u);
+  EXPECT_EQ(m.stat("bank_conflict_cycles"), 3u);  // 1 + 2
+  // An earlier arrival that is handled later still uses its own free cycle.
+  EXPECT_EQ(m.rd(0x0, 200 * kNs).done, 210 * kNs);
+  EXPECT_EQ(m.rd(0x0, 150 * kNs).done, 160 * kNs);
+  EXPECT_EQ(m.stat("bank_conflicts"), 2u);
+}
+
+TEST(BankModel, DirtyVictimIsWrittenBackAfterTheFillRequest) {
+  ModelRig m(one_bank(64, 1));
+  m.wr(0x10, 0, {1, 2, 3, 4});
+  EXPECT_TRUE(m.model.is_dirty(0x10));
+  EXPECT_EQ(m.rd(0x40, 100 * kNs).done, 160 * kNs);  // the writeback does not delay the miss
+  ASSERT_EQ(m.next.calls.size(), 3u);
+  EXPECT_FALSE(m.next.calls[1].write);
+  EXPECT_EQ(m.next.calls[1].addr, 0x40u);
+  EXPECT_TRUE(m.next.calls[2].write);
+  EXPECT_EQ(m.next.calls[2].addr, 0x00u);
+  EXPECT_EQ(m.next.calls[2].len, 64u);
+  EXPECT_EQ(m.next.calls[2].start, 100 * kNs);
+  EXPECT_EQ(m.next.bytes[0x10], 1);
+  EXPECT_EQ(m.next.bytes[0x13], 4);
+  EXPECT_EQ(m.stat("writebacks"), 1u);
+}
+
+TEST(BankModel, FullLineWriteMissNeedsNoFill) {
+  ModelRig m(one_bank());
+  EXPECT_EQ(m.wr(0x80, 0, std::vector<std::uint8_t>(64, 9)).done, 10 * kNs);
+  EXPECT_TRUE(m.next.calls.empty());
+  EXPECT_EQ(m.stat("write_validates"), 1u);
+  EXPECT_EQ(m.stat("misses"), 1u);
+  EXPECT_EQ(m.rd(0x80, 20 * kNs).done, 30 * kNs);
+  EXPECT_EQ(m.buf[0], 9);
+
+  L2Config c = one_bank();
+  c.write_validate = false;
+  ModelRig f(c);
+  EXPECT_EQ(f.wr(0x80, 0, std::vector<std::uint8_t>(64, 9)).done, 60 * kNs);
+  EXPECT_EQ(f.next.calls.size(), 1u);
+}
+
+TEST(BankModel, WithoutWriteAllocateWriteMissesGoToMemory) {
+  L2Config c = one_bank();
+  c.write_allocate = false;
+  ModelRig m(c);
+  EXPECT_EQ(m.wr(0x100, 0, {5, 6}).done, 50 * kNs);
+  EXPECT_FALSE(m.model.contains(0x100));
+  EXPECT_EQ(m.next.bytes[0x100], 5);
+  EXPECT_EQ(m.stat("write_arounds"), 1u);
+  // A write hit stays in the cache.
+  m.rd(0x100, 100 * kNs);
+  EXPECT_EQ(m.wr(0x100, 200 * kNs, {7}).done, 210 * kNs);
+  EXPECT_TRUE(m.model.is_dirty(0x100));
+}
+
+TEST(BankModel, ErrorsFromMemoryAllocateNothing) {
+  ModelRig m(one_bank(), 256);
+  const Outcome o = m.rd(0x400, 0);
+  EXPECT_FALSE(o.ok);
+  EXPECT_FALSE(m.model.contains(0x400));
+  EXPECT_EQ(m.stat("errors"), 1u);
+  EXPECT_EQ(m.model.mshrs().busy(0), 0u);
+}
+
+TEST(BankModel, ByteEnablesSelectTheWrittenBytes) {
+  ModelRig m(one_bank());
+  m.rd(0x0, 0);
+  std::vector<std::uint8_t> data(8, 0xee);
+  const std::uint8_t be[2] = {0xff, 0x00};  // pattern repeats: even bytes only
+  Request r;
+  r.write = true;
+  r.addr = 0;
+  r.len = 8;
+  r.data = data.data();
+  r.be = ByteEnables{be, 2, 0};
+  r.at = 100 * kNs;
+  m.model.access(r);
+  m.rd(0x0, 200 * kNs);
+  for (unsigned i = 0; i < 8; ++i) {
+    EXPECT_EQ(m.buf[i], i % 2 == 0 ? 0xee : m.next.bytes[i]) << i;
+  }
+}
+
+TEST(BankModel, FlushWritesBackDirtyLinesOnePerCycle) {
+  ModelRig m(one_bank());
+  m.wr(0x000, 0, {1});
+  m.wr(0x040, 0, {2});
+  m.rd(0x080, 0);
+  m.next.calls.clear();
+  EXPECT_EQ(m.model.flush(200 * kNs, false), 251 * kNs);
+  ASSERT_EQ(m.next.calls.size(), 2u);
+  EXPECT_EQ(m.next.calls[0].start, 200 * kNs);
+  EXPECT_EQ(m.next.calls[1].start, 201 * kNs);
+  EXPECT_EQ(m.next.bytes[0x000], 1);
+  EXPECT_EQ(m.next.bytes[0x040], 2);
+  EXPECT_FALSE(m.model.is_dirty(0x000));
+  EXPECT_TRUE(m.model.contains(0x000));
+  EXPECT_EQ(m.model.flush(300 * kNs, true), 300 * kNs);  // nothing dirty; drops the lines
+  EXPECT_FALSE(m.model.contains(0x080));
+  EXPECT_EQ(m.stat("flush_writebacks"), 2u);
+}
+
+TEST(BankModel, DebugAccessesSeeDirtyLinesAndAllocateNothing) {
+  ModelRig m(one_bank());
+  m.wr(0x0, 0, {0x55});
+  std::uint8_t v = 0;
+  Request r;
+  r.addr = 0;
+  r.len = 1;
+  r.data = &v;
+  ASSERT_TRUE(m.model.debug(r));
+  EXPECT_EQ(v, 0x55);                 // the cached (dirty) value
+  EXPECT_NE(m.next.bytes[0], 0x55);   // memory is stale until a writeback
+  r.addr = 0x1000;                    // not cached: read from memory
+  ASSERT_TRUE(m.model.debug(r));
+  EXPECT_EQ(v, m.next.bytes[0x1000]);
+  EXPECT_FALSE(m.model.contains(0x1000));
+  v = 0x77;
+  r.write = true;
+  ASSERT_TRUE(m.model.debug(r));      // not cached: written to memory
+  EXPECT_EQ(m.next.bytes[0x1000], 0x77);
+  r.addr = 0x1;                       // cached: written in place, dirty
+  ASSERT_TRUE(m.model.debug(r));
+  m.model.flush_dbg(false);
+  EXPECT_EQ(m.next.bytes[0], 0x55);
+  EXPECT_EQ(m.next.bytes[1], 0x77);
+  EXPECT_EQ(m.stats.find("accesses")->number(), 1.0);  // debug accesses are not counted
+}
+
+TEST(BankModel, LruReplacementOrder) {
+  ModelRig m(one_bank(256, 4));  // one set of four ways
+  Tick t = 0;
+  for (std::uint64_t line = 0; line < 4; ++line) m.rd(line * 64, t += 100 * kNs);
+  m.rd(0, t += 100 * kNs);                 // line 0 becomes most recently used
+  m.rd(4 * 64, t += 100 * kNs);            // evicts line 1
+  EXPECT_FALSE(m.model.contains(1 * 64));
+  m.rd(5 * 64, t += 100 * kNs);            // evicts line 2
+  EXPECT_FALSE(m.model.contains(2 * 64));
+  for (std::uint64_t line : {0, 3, 4, 5}) EXPECT_TRUE(m.model.contains(line * 64)) << line;
+  EXPECT_EQ(m.stat("hits"), 1u);
+  EXPECT_EQ(m.stat("misses"), 6u);
+}
+
+}  // namespace
+}  // namespace par::l2
