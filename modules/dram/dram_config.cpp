@@ -81,7 +81,7 @@ Tick ticks(double cycles) { return static_cast<Tick>(std::llround(cycles * 2)); 
 }  // namespace
 
 DramConfig DramConfig::resolved() const {
-  const DramConfig& p = preset(this->preset).values;
+  const DramConfig& p = dram::preset(this->preset).values;
   DramConfig c = *this;
   auto fill = [](auto& field, const auto& from) {
     if (field == 0) field = from;

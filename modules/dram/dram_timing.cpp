@@ -117,18 +117,17 @@ Tick TimingEngine::data_spacing(const Burst& a, Tick a_start, unsigned b_rank, u
 Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // Entries are held until their data completes. Entries of bursts called earlier but arriving
   // later are counted as occupying too (conservative when arrivals come out of order).
-  auto it = ch.queue.upper_bound(arrival);
-  const auto busy = static_cast<std::size_t>(std::distance(it, ch.queue.end()));
+  const auto it = std::upper_bound(ch.queue.begin(), ch.queue.end(), arrival);
+  const auto busy = static_cast<std::size_t>(ch.queue.end() - it);
   if (busy < p_.queue_depth) return arrival;
-  std::advance(it, static_cast<std::ptrdiff_t>(busy - p_.queue_depth));
-  return *it;  // the completion that frees an entry
+  return *(it + static_cast<std::ptrdiff_t>(busy - p_.queue_depth));  // frees an entry
 }
 
 // --- searches ---------------------------------------------------------------------------------
 
 Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
   Tick t = align_to_clock(lo);
-  while (t < hi && ch.commands.count(t) != 0) t += 2;
+  while (t < hi && ch.commands.contains(t)) t += 2;
   return t < hi ? t : kNever;
 }
 
@@ -151,7 +150,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         continue;
       }
     }
-    if (ch.commands.count(x) != 0) {
+    if (ch.commands.contains(x)) {
       x += 2;
       continue;
     }
@@ -191,6 +190,30 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   no_progress("an activate slot");
 }
 
+Tick TimingEngine::first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned rank_index,
+                                  unsigned group, Op op) const {
+  const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
+  auto from = ch.data.lower_bound(ds - span);
+  for (int step = 0; step < kMaxSteps; ++step) {
+    while (from != ch.data.end() && from->first < ds - span) ++from;
+    const Burst mine{ds + p_.burst, rank_index, group, op};
+    Tick move = -1;
+    for (auto it = from; it != ch.data.end() && it->first < ds + span; ++it) {
+      const Tick s = it->first;
+      const Burst& b = it->second;
+      const Tick after_b = s + data_spacing(b, s, rank_index, group, op);
+      if (s <= ds) {
+        if (ds < after_b) move = std::max(move, after_b);
+      } else if (s < ds + data_spacing(mine, ds, b.rank, b.group, b.op)) {
+        move = std::max(move, after_b);  // does not fit before b: go after it
+      }
+    }
+    if (move < 0) return ds;
+    ds = align_to_clock(move - lat) + lat;  // the column command is on a clock edge
+  }
+  no_progress("a data-bus slot");
+}
+
 Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned rank_index,
                                unsigned group, Op op, Tick lo, Tick hi) const {
   const Tick lat = column_latency(op);
@@ -204,46 +227,46 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                                      data_spacing(ch.last_burst, ch.last_data, rank_index, group, op) -
                                      lat));
   }
-  const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   const Tick wtr_max = std::max(p_.tWTR, p_.tWTR_L);
+  // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
+  // RL + tCCD + 2 - WL with tRTRS = 2).
+  const Tick read_to_write =
+      std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
-    if (ch.commands.count(c) != 0) {
+    if (ch.commands.contains(c)) {
       c += 2;
       continue;
     }
-    const Tick ds = c + lat;
-    const Burst mine{ds + p_.burst, rank_index, group, op};
-    Tick move = -1;
-    // Data bus: spacing against the bursts before and after (gaps may be used).
-    for (auto it = ch.data.lower_bound(ds - span); it != ch.data.end() && it->first < ds + span;
-         ++it) {
-      const Tick s = it->first;
-      const Burst& b = it->second;
-      const Tick after_b = s + data_spacing(b, s, rank_index, group, op);
-      if (s <= ds) {
-        if (ds < after_b) move = std::max(move, after_b);
-      } else if (s < ds + data_spacing(mine, ds, b.rank, b.group, b.op)) {
-        move = std::max(move, after_b);  // does not fit before b: go after it
-      }
-    }
-    if (move >= 0) {
-      c = align_to_clock(move - lat);
+    // Data bus: the first position at or after c + lat that keeps the spacing to the bursts on
+    // both sides (gaps may be used). One forward walk over the booked bursts.
+    const Tick fit = first_data_fit(ch, c + lat, lat, rank_index, group, op);
+    if (fit != c + lat) {
+      c = fit - lat;
       continue;
     }
-    // Write-to-read turnaround inside the rank (tWTR from the last beat of write data).
+    Tick move = -1;
+    // Turnarounds inside the rank, against commands on both sides: a RD goes tWTR after the
+    // last beat of an earlier write; a WR goes read_to_write after an earlier RD, which keeps the
+    // data in command order (the device cannot return read data after the data of a later WR).
     if (op == Op::Read) {
       for (auto it = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
-           it != rank.writes.end() && it->first < c; ++it) {
+           it != rank.writes.end() && it->first < c + read_to_write; ++it) {
         const Tick wtr = (p_.bank_groups > 1 && it->second.group == group) ? p_.tWTR_L : p_.tWTR;
-        if (c < it->second.data_end + wtr) move = std::max(move, it->second.data_end + wtr);
+        // A later WR too close after this RD: the read has to go after that write instead.
+        if (it->first >= c || c < it->second.data_end + wtr)
+          move = std::max(move, it->second.data_end + wtr);
       }
     } else {
-      const Tick de = ds + p_.burst;
-      for (auto it = rank.reads.upper_bound(c); it != rank.reads.end() && it->first < de + wtr_max;
-           ++it) {
-        const Tick wtr = (p_.bank_groups > 1 && it->second == group) ? p_.tWTR_L : p_.tWTR;
-        if (it->first < de + wtr) move = std::max(move, it->first + 2);  // write after that read
+      const Tick de = c + lat + p_.burst;
+      for (auto it = rank.reads.lower_bound(c - read_to_write + 1);
+           it != rank.reads.end() && it->first < de + wtr_max; ++it) {
+        if (it->first < c) {
+          move = std::max(move, it->first + read_to_write);
+        } else {
+          const Tick wtr = (p_.bank_groups > 1 && it->second == group) ? p_.tWTR_L : p_.tWTR;
+          if (it->first < de + wtr) move = std::max(move, it->first + 2);  // after that read
+        }
       }
     }
     if (move >= 0) {
@@ -259,12 +282,12 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, u
                                  Epoch& e, Op op, Tick column, BurstResult& result) {
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
-  ch.commands.insert(column);
-  ch.data.emplace(ds, b);
+  ch.commands.insert(column, 0);
+  ch.data.insert(ds, b);
   if (op == Op::Read)
-    rank.reads.emplace(column, group);
+    rank.reads.insert(column, group);
   else
-    rank.writes.emplace(column, Rank::Write{b.end, group});
+    rank.writes.insert(column, Rank::Write{b.end, group});
   e.pre_min = std::max(e.pre_min, column + column_to_precharge(op));
   ch.last_column = std::max(ch.last_column, column);
   if (ds > ch.last_data) {
@@ -291,19 +314,24 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     if (p_.page_policy == PagePolicy::Closed && e.pre == kNever) {
       const Tick pre = find_precharge(ch, e.pre_min, close_bound(rank, e));
       if (pre != kNever) {  // else the next refresh closes the row
-        ch.commands.insert(pre);
+        ch.commands.insert(pre, 0);
         e.pre = pre;
         r.auto_precharge = pre;
       }
     }
-    ch.queue.insert(r.data_end);
+    ch.queue.insert(std::upper_bound(ch.queue.begin(), ch.queue.end(), r.data_end), r.data_end);
     return r;
   };
 
   // 1. Row hit: FR-FCFS tries every activation of the row, oldest first, so a hit is served from
   //    a row that is open at its arrival even if a conflict called earlier has already reserved
   //    that row's precharge, as long as the access fits before it. FCFS: only the open row.
-  for (std::size_t i = 0; i < bank.epochs.size(); ++i) {
+  // Epochs are in time order with increasing close bounds: skip those closed before arrival.
+  const auto first_open = std::partition_point(
+      bank.epochs.begin(), bank.epochs.end(),
+      [&](const Epoch& e) { return close_bound(rank, e) <= a; });
+  for (auto i = static_cast<std::size_t>(first_open - bank.epochs.begin()); i < bank.epochs.size();
+       ++i) {
     Epoch& e = bank.epochs[i];
     if (p_.scheduler == Scheduler::Fcfs && (i + 1 != bank.epochs.size() || e.pre != kNever)) continue;
     if (e.row != req.row) continue;
@@ -352,12 +380,12 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     pre = kNever;
   }
   if (pre != kNever) {
-    ch.commands.insert(pre);
+    ch.commands.insert(pre, 0);
     prev->pre = pre;
     r.precharge = pre;
   }
-  ch.commands.insert(act);
-  rank.acts.emplace(act, group);
+  ch.commands.insert(act, 0);
+  rank.acts.insert(act, group);
   rank.last_act = std::max(rank.last_act, act);
   bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS});
   r.activate = act;
@@ -368,14 +396,14 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
 void TimingEngine::retire(Tick now) {
   const Tick h = now - lookback_;
   for (Channel& ch : channels_) {
-    ch.commands.erase(ch.commands.begin(), ch.commands.lower_bound(h));
-    while (!ch.data.empty() && ch.data.begin()->second.end < h) ch.data.erase(ch.data.begin());
-    ch.queue.erase(ch.queue.begin(), ch.queue.upper_bound(now));
+    auto before_h = [h](const auto& e) { return e.first < h; };
+    ch.commands.erase_front_while(before_h);
+    ch.data.erase_front_while([h](const auto& e) { return e.second.end < h; });
+    ch.queue.erase(ch.queue.begin(), std::upper_bound(ch.queue.begin(), ch.queue.end(), now));
     for (Rank& rank : ch.ranks) {
-      rank.acts.erase(rank.acts.begin(), rank.acts.lower_bound(h));
-      rank.reads.erase(rank.reads.begin(), rank.reads.lower_bound(h));
-      while (!rank.writes.empty() && rank.writes.begin()->second.data_end < h)
-        rank.writes.erase(rank.writes.begin());
+      rank.acts.erase_front_while(before_h);
+      rank.reads.erase_front_while(before_h);
+      rank.writes.erase_front_while([h](const auto& e) { return e.second.data_end < h; });
       for (Bank& bank : rank.banks)
         while (bank.epochs.size() > 1 && close_bound(rank, bank.epochs.front()) < h)
           bank.epochs.pop_front();

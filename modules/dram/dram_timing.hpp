@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
-#include <map>
-#include <set>
 #include <vector>
+
+#include "timeline.hpp"
 
 namespace par::dram {
 
@@ -124,13 +124,13 @@ class TimingEngine {
     std::deque<Epoch> epochs;  // in time order; only the last may be open
   };
   struct Rank {
-    std::map<Tick, unsigned> acts;  // ACT tick -> bank group
-    std::map<Tick, unsigned> reads;  // RD tick -> bank group
+    Timeline<unsigned> acts;   // ACT tick -> bank group
+    Timeline<unsigned> reads;  // RD tick -> bank group
     struct Write {
       Tick data_end;
       unsigned group;
     };
-    std::map<Tick, Write> writes;  // WR tick -> data end, group
+    Timeline<Write> writes;  // WR tick -> data end, group
     Tick refresh_offset = 0;
     Tick last_act = -kNever;  // FCFS: activates in call order
     std::vector<Bank> banks;
@@ -142,9 +142,9 @@ class TimingEngine {
     Op op;
   };
   struct Channel {
-    std::set<Tick> commands;            // command-bus slots in use
-    std::map<Tick, Burst> data;         // data start -> burst
-    std::multiset<Tick> queue;          // completion ticks of admitted bursts
+    Timeline<char> commands;            // command-bus slots in use
+    Timeline<Burst> data;               // data start -> burst
+    std::vector<Tick> queue;            // completion ticks of admitted bursts, sorted
     Tick last_column = -kNever;         // FCFS: column commands in call order
     Tick last_data = -kNever;           // FCFS: start of the latest data burst
     Burst last_burst{-kNever, 0, 0, Op::Read};
@@ -162,6 +162,10 @@ class TimingEngine {
   // The close bound of an epoch: its PRE, or the start of the refresh window that closes it.
   Tick close_bound(const Rank& rank, const Epoch& e) const;
 
+  // The earliest data start >= ds (with its command lat earlier on a clock edge) that keeps the
+  // data-bus spacing to the bursts on both sides.
+  Tick first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned rank_index, unsigned group,
+                      Op op) const;
   Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
                    Tick lo, Tick hi) const;
   Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;

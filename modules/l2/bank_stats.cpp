@@ -21,7 +21,8 @@ BankStats::BankStats(simkit::StatGroup& g)
       write_arounds(g.counter("write_arounds", "accesses",
                               "Write misses sent to DRAM without allocation")),
       writebacks(g.counter("writebacks", "lines", "Dirty victims written back to DRAM")),
-      flush_writebacks(g.counter("flush_writebacks", "lines", "Dirty lines written back by flushes")),
+      flush_writebacks(
+          g.counter("flush_writebacks", "lines", "Dirty lines written back by flushes")),
       mshr_full_stalls(g.counter("mshr_full_stalls", "accesses",
                                  "Misses that waited because every MSHR was busy")),
       mshr_stall_cycles(g.counter("mshr_stall_cycles", "cycles",

@@ -17,7 +17,7 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg)
       stats_(this->name()),
       requests_(stats_.counter("requests", "accesses", "Accesses received on the L2's socket")),
       split_requests_(stats_.counter("split_requests", "accesses",
-                                     "Accesses that spanned several lines (one bank access each)")) {
+                                     "Accesses that spanned several lines (one per line)")) {
   // Totals over the banks, as view formulas so that per-launch differences are right. Registered
   // before the banks exist; the paths are resolved when the statistics are reported.
   for (const auto& stat : BankStats::summed()) {
@@ -99,7 +99,9 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     sc_time d = arrival > now ? arrival - now : sc_core::SC_ZERO_TIME;
     to_bank_[static_cast<int>(bank_of(a))]->b_transport(piece, d);
     end = std::max(end, sc_core::sc_time_stamp() + d);
-    if (!piece.is_response_ok() && status == tlm::TLM_OK_RESPONSE) status = piece.get_response_status();
+    if (!piece.is_response_ok() && status == tlm::TLM_OK_RESPONSE) {
+      status = piece.get_response_status();
+    }
   });
   tx.set_response_status(status);
   const sc_time now = sc_core::sc_time_stamp();

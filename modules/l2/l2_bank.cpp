@@ -26,6 +26,17 @@ void prepare(tlm::tlm_generic_payload& p, tlm::tlm_command cmd, std::uint64_t ad
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
+// The line piece [off, off + n) of `tx` at address `a` as a model request.
+Request piece_request(tlm::tlm_generic_payload& tx, std::uint64_t a, unsigned off, unsigned n) {
+  Request r;
+  r.write = tx.is_write();
+  r.addr = a;
+  r.len = n;
+  r.data = tx.get_data_ptr() + off;
+  r.be = ByteEnables{tx.get_byte_enable_ptr(), tx.get_byte_enable_length(), off};
+  return r;
+}
+
 }  // namespace
 
 L2Bank::L2Bank(sc_core::sc_module_name name, const L2Config& cfg, unsigned index,
@@ -63,12 +74,7 @@ void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   // every line takes its own port slot.
   for_each_line_piece(tx.get_address(), len, model_->geometry().line_bytes(),
                       [&](std::uint64_t a, unsigned off, unsigned n) {
-                        Request r;
-                        r.write = tx.is_write();
-                        r.addr = a;
-                        r.len = n;
-                        r.data = tx.get_data_ptr() + off;
-                        r.be = ByteEnables{tx.get_byte_enable_ptr(), tx.get_byte_enable_length(), off};
+                        Request r = piece_request(tx, a, off, n);
                         r.at = at;
                         const Outcome o = model_->access(r);
                         ok = ok && o.ok;
@@ -87,13 +93,7 @@ unsigned int L2Bank::transport_dbg(tlm::tlm_generic_payload& tx) {
   bool ok = true;
   for_each_line_piece(tx.get_address(), len, model_->geometry().line_bytes(),
                       [&](std::uint64_t a, unsigned off, unsigned n) {
-                        Request r;
-                        r.write = tx.is_write();
-                        r.addr = a;
-                        r.len = n;
-                        r.data = tx.get_data_ptr() + off;
-                        r.be = ByteEnables{tx.get_byte_enable_ptr(), tx.get_byte_enable_length(), off};
-                        ok = model_->debug(r) && ok;
+                        ok = model_->debug(piece_request(tx, a, off, n)) && ok;
                       });
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
   return ok ? len : 0;

@@ -37,7 +37,8 @@ std::vector<std::string> L2Config::validate() const {
   bool line_ok = require_range(e, "line_bytes", line_bytes, 4, 4096);
   line_ok = line_ok && require_pow2(e, "line_bytes", line_bytes);
   if (banks_ok && xor_hash) require_pow2(e, "banks", banks, " (required by l2.xor_hash)");
-  if (interleave_bytes != 0 && require_range(e, "interleave_bytes", interleave_bytes, 1, 1ull << 30) &&
+  if (interleave_bytes != 0 &&
+      require_range(e, "interleave_bytes", interleave_bytes, 1, 1ull << 30) &&
       require_pow2(e, "interleave_bytes", interleave_bytes) && line_ok &&
       interleave_bytes < line_bytes) {
     e.push_back("l2.interleave_bytes: " + std::to_string(interleave_bytes) +

@@ -18,7 +18,7 @@ struct L2Config {
   unsigned ways = 8;                       // set associativity, LRU replacement
   unsigned line_bytes = 64;                // cache line (the unit of fills and writebacks)
   std::uint64_t interleave_bytes = 0;      // bytes mapped to one bank before the next; 0 = one line
-  bool xor_hash = false;                   // XOR-fold the upper chunk-number bits into the bank index
+  bool xor_hash = false;                   // XOR-fold upper chunk-number bits into the bank
   unsigned mshrs = 16;                     // outstanding line fills per bank
   unsigned hit_latency = 10;               // cycles from acceptance to the response of a hit
   double clock_mhz = 1000.0;               // bank clock: one new access per bank per cycle

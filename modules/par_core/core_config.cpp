@@ -42,6 +42,8 @@ std::vector<std::string> CoreConfig::validate() const {
   require_range(e, "control_stack_depth", control_stack_depth, 1, 1 << 20);
   require_range(e, "ls_max_outstanding", ls_max_outstanding, 1, 1 << 20);
   if (max_cycles < 1) e.push_back("core.max_cycles: must be at least 1");
+  if (line_bytes < 8 || line_bytes > 4096 || (line_bytes & (line_bytes - 1)) != 0)
+    e.push_back("core.line_bytes: " + std::to_string(line_bytes) + " must be a power of two in 8..4096");
   if (local_mem_size == 0) e.push_back("core.local_mem_size: must be at least 1 byte");
   if (local_mem_size > (std::uint64_t{1} << 34))
     e.push_back("core.local_mem_size: at most 16 GiB of local memory can be modelled");

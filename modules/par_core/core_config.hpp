@@ -53,6 +53,7 @@ struct CoreConfig {
   int xp_disqualified_penalty = 1;
   int control_stack_depth = 64;
   int ls_max_outstanding = 16;
+  std::uint64_t line_bytes = 64;        // coalescing granularity of the global load/store path
   std::int64_t max_cycles = 10'000'000'000;
 
   // Local memory window of the core (byte addresses [base, base + size)).

@@ -44,6 +44,9 @@ void register_options(simkit::OptionRegistry& reg, CoreConfig& c) {
   reg.add("core.control_stack_depth", c.control_stack_depth, "Command-stack entries.").range(1, 1 << 20);
   reg.add("core.ls_max_outstanding", c.ls_max_outstanding,
           "Memory transactions in flight per lane (non-local addresses).").range(1, 1 << 20);
+  reg.add("core.line_bytes", c.line_bytes,
+          "Cache-line size in bytes: the global load/store path sends one transaction per line touched.")
+      .range(8, 4096);
   reg.add("core.max_cycles", c.max_cycles, "Run limit in cycles (functional mode: fetched instructions).")
       .range(1, std::int64_t{1} << 62);
   reg.add("core.local_mem_base", c.local_mem_base, "Base byte address of the per-core local memory.").hex();

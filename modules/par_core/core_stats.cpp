@@ -80,6 +80,11 @@ void CoreStats::accumulate(const CoreStats& o) {
   for (int i = 0; i < kStallCauses; ++i) stalls[i] += o.stalls[i];
   rob_occupancy_sum += o.rob_occupancy_sum;
   rob_max_occupancy = std::max(rob_max_occupancy, o.rob_max_occupancy);
+  global_accesses += o.global_accesses;
+  global_transactions += o.global_transactions;
+  global_bytes += o.global_bytes;
+  global_latency_sum += o.global_latency_sum;
+  ls_limit_stall_cycles += o.ls_limit_stall_cycles;
   host_seconds += o.host_seconds;
 }
 

@@ -32,6 +32,13 @@ struct CoreStats {
   std::int64_t rob_occupancy_sum = 0;  // entry-cycles of one lane
   int rob_max_occupancy = 0;
 
+  // The load/store unit's global path (cumulative over the engine's lifetime).
+  std::int64_t global_accesses = 0;       // thread accesses outside the local window
+  std::int64_t global_transactions = 0;   // coalesced transactions sent
+  std::int64_t global_bytes = 0;
+  std::int64_t global_latency_sum = 0;    // cycles from leaving the core to the response
+  std::int64_t ls_limit_stall_cycles = 0; // threads held back by core.ls_max_outstanding
+
   double host_seconds = 0;
 
   std::int64_t stall_total() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
 
 #include "par/isa/encoding.hpp"
 
@@ -64,7 +65,7 @@ std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Inst
 // PacketEngine
 
 PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const LoadedProgram& program,
-                           LocalMemory& local, GlobalMemoryPath* global, RunMode mode,
+                           LocalMemory& local, GlobalMemoryPort* global, RunMode mode,
                            int functional_width)
     : name_(std::move(name)),
       cfg_(cfg),
@@ -73,8 +74,10 @@ PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const Loaded
       S_(mode == RunMode::Timing ? cfg.slots() : functional_width),
       T_(mode == RunMode::Timing ? cfg.threads_per_lane : 1),
       state_(S_),
-      exec_(state_, local, global),
+      exec_(state_, local, global != nullptr),
       control_(state_, cfg.control_stack_depth),
+      port_(global),
+      lsu_(global != nullptr ? std::make_unique<LoadStoreUnit>(cfg, *global, state_, S_, T_) : nullptr),
       valid_(static_cast<std::size_t>(S_), 0),
       min_result_(static_cast<std::size_t>(T_), 0) {}
 
@@ -175,6 +178,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   if (packet.threads <= 0) return true;
 
   if (timed) timing_ = std::make_unique<TimingModel>(cfg_);
+  if (lsu_) lsu_->reset_counters();
   state_.set_inherited(packet.inherited);
   const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);
   const std::uint64_t rounds = (threads + static_cast<std::uint64_t>(S_) - 1) / static_cast<std::uint64_t>(S_);
@@ -229,17 +233,33 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
         ++stats.instructions[u];
         stats.thread_instructions[u] += control_.active_count();
         stats.qualified_thread_instructions[u] += exec_.qualified_count();
+        LoadStoreUnit* lsu = nullptr;
+        if (in.is_memory() && exec_.has_global()) {
+          lsu = lsu_.get();
+          lsu->begin(in, exec_.global_slots(), exec_.addresses());
+        }
         if (timed) {
           const Cycle* limits = in.is_load() ? store_to_load_limits(fetch) : nullptr;
-          const OpSchedule sched = timing_->dispatch(prog_.timing(pc), fetch, limits);
+          const OpSchedule sched = timing_->dispatch(prog_.timing(pc), fetch, limits, lsu);
           if (in.is_store()) remember_store(sched.dispatch);
           fetch = sched.dispatch + 1;
+        } else if (lsu != nullptr) {
+          lsu->run_untimed();
+        }
+        if (lsu != nullptr && lsu->failed()) {
+          const GlobalFault& f = lsu->fault();
+          std::ostringstream os;
+          os << (f.cause == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") << isa::access_size(in.op)
+             << "-byte " << (in.is_store() ? "store" : "load") << " at 0x" << std::hex << f.address << " ("
+             << f.cause << ")";
+          return fail(error, pc, os.str(), f.slot);
         }
         control_.advance(in.stop);
       }
       if (timed)
         for (std::uint8_t p : control_.block_end_predicates())
           fetch = timing_->wait_for_committed(fetch, isa::pred_reg(p), StallCause::PredicateWait);
+      if (port_ != nullptr) port_->reached(timed ? fetch : 0);
     }
     capture_round();
   }
@@ -251,6 +271,13 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     for (int c = 0; c < kStallCauses; ++c) stats.stalls[static_cast<std::size_t>(c)] += timing_->stall_cycles(static_cast<StallCause>(c));
     stats.rob_occupancy_sum += timing_->rob_occupancy_sum();
     stats.rob_max_occupancy = std::max(stats.rob_max_occupancy, timing_->rob_max_occupancy());
+  }
+  if (lsu_) {
+    stats.global_accesses = static_cast<std::int64_t>(lsu_->accesses());
+    stats.global_transactions = static_cast<std::int64_t>(lsu_->transactions());
+    stats.global_bytes = static_cast<std::int64_t>(lsu_->bytes());
+    stats.global_latency_sum = lsu_->latency_sum();
+    stats.ls_limit_stall_cycles = lsu_->limit_stall_cycles();
   }
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   return true;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "control_unit.hpp"
+#include "load_store_unit.hpp"
 #include "core_config.hpp"
 #include "core_stats.hpp"
 #include "local_memory.hpp"
@@ -71,8 +72,10 @@ class PacketEngine {
  public:
   // `functional_width` is the number of threads run side by side in functional mode (timing
   // mode uses L x T slots).
+  // `global`, when given, carries the accesses outside the local-memory window (otherwise they
+  // are runtime errors).
   PacketEngine(std::string name, const CoreConfig& cfg, const LoadedProgram& program,
-               LocalMemory& local, GlobalMemoryPath* global, RunMode mode,
+               LocalMemory& local, GlobalMemoryPort* global, RunMode mode,
                int functional_width = 1024);
 
   // Asks for the final registers of threads [first, first + count).
@@ -105,6 +108,8 @@ class PacketEngine {
   SlotState state_;
   SimtExecutor exec_;
   ControlUnit control_;
+  GlobalMemoryPort* port_;
+  std::unique_ptr<LoadStoreUnit> lsu_;
   std::unique_ptr<TimingModel> timing_;
   std::vector<std::uint8_t> valid_;
   std::uint64_t round_first_ = 0;

@@ -1,5 +1,7 @@
 #include "par_core.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace par::core {
@@ -7,12 +9,13 @@ namespace par::core {
 using sc_core::sc_time;
 
 ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
-                 RunMode mode, sc_time clock_period)
+                 RunMode mode, sc_time clock_period, sc_time quantum)
     : sc_module(name),
       ctrl("ctrl"),
       mem("mem"),
       cfg_(cfg),
       period_(clock_period),
+      quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
       engine_(this->name(), cfg, program, local_, this, mode) {
   ctrl.register_b_transport(this, &ParCore::ctrl_transport);
@@ -33,14 +36,17 @@ void ParCore::run_thread() {
     packet.first_thread = pending_.first_thread;
     std::memcpy(packet.inherited, pending_.inherited, sizeof packet.inherited);
     std::string error;
+    packet_start_ = sc_core::sc_time_stamp();
     last_ok_ = engine_.run(packet, stats, &error);
     const auto& regs = engine_.captured_registers();
     captured_.insert(captured_.end(), regs.begin(), regs.end());
     if (!last_ok_ && error_.empty()) error_ = error;
     per_packet_.push_back(stats);
     total_.accumulate(stats);
-    // The packet occupied the core for its execution time.
-    sc_core::wait(period_ * static_cast<double>(stats.cycles));
+    // The packet occupied the core for its execution time (part of which the core may already
+    // have spent synchronising).
+    const sc_time end = at_cycle(stats.cycles);
+    if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
     busy_ = false;
     done_.notify(sc_core::SC_ZERO_TIME);
   }
@@ -73,28 +79,38 @@ void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   tx.set_response_status(last_ok_ ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
 
-bool ParCore::global_access(tlm::tlm_command cmd, std::uint64_t addr, int size, std::uint64_t& value) {
+bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len,
+                       const std::uint8_t* byte_enable, Cycle cycle, Cycle& done, std::string& error) {
   tlm::tlm_generic_payload tx;
-  tx.set_command(cmd);
+  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tx.set_address(addr);
-  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  tx.set_data_length(static_cast<unsigned>(size));
-  tx.set_streaming_width(static_cast<unsigned>(size));
-  tx.set_byte_enable_ptr(nullptr);
+  tx.set_data_ptr(data);
+  tx.set_data_length(len);
+  tx.set_streaming_width(len);
+  tx.set_byte_enable_ptr(const_cast<std::uint8_t*>(byte_enable));
+  tx.set_byte_enable_length(byte_enable != nullptr ? len : 0);
   tx.set_dmi_allowed(false);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = sc_core::SC_ZERO_TIME;
+  // The access leaves the core in `cycle`; the core runs ahead of the SystemC time, so that is
+  // a delay annotation (never negative: the core synchronises only up to its fetch cycle).
+  const sc_time leave = at_cycle(cycle);
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time delay = leave > now ? leave - now : sc_core::SC_ZERO_TIME;
   mem->b_transport(tx, delay);
-  return tx.get_response_status() == tlm::TLM_OK_RESPONSE;
+  if (!tx.is_response_ok()) {
+    error = tx.get_response_string();
+    return false;
+  }
+  // Back in the core in the first cycle at or after the annotated completion.
+  const double cycles = ((now + delay) - packet_start_) / period_;
+  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(std::ceil(cycles - 1e-9)));
+  return true;
 }
 
-bool ParCore::load(std::uint64_t addr, int size, std::uint64_t& value) {
-  value = 0;
-  return global_access(tlm::TLM_READ_COMMAND, addr, size, value);
-}
-
-bool ParCore::store(std::uint64_t addr, int size, std::uint64_t value) {
-  return global_access(tlm::TLM_WRITE_COMMAND, addr, size, value);
+void ParCore::reached(Cycle cycle) {
+  const sc_time local = at_cycle(cycle);
+  const sc_time now = sc_core::sc_time_stamp();
+  if (local > now && local - now >= quantum_) sc_core::wait(local - now);
 }
 
 }  // namespace par::core

@@ -23,14 +23,16 @@
 
 namespace par::core {
 
-class ParCore : public sc_core::sc_module, private GlobalMemoryPath {
+class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
  public:
   tlm_utils::simple_target_socket<ParCore> ctrl;
   tlm_utils::simple_initiator_socket<ParCore> mem;
 
   // `program` is the shared, already decoded instruction memory (it outlives the module).
+  // `quantum`: how far the core may run ahead of the SystemC time before it synchronises (loosely
+  // timed; smaller quanta interleave the cores' memory traffic more exactly, at some speed cost).
   ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
-          RunMode mode, sc_core::sc_time clock_period);
+          RunMode mode, sc_core::sc_time clock_period, sc_core::sc_time quantum);
 
   LocalMemory& local_memory() { return local_; }
   const CoreStats& total_stats() const { return total_; }
@@ -44,12 +46,15 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPath {
  private:
   void run_thread();
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  bool load(std::uint64_t addr, int size, std::uint64_t& value) override;
-  bool store(std::uint64_t addr, int size, std::uint64_t value) override;
-  bool global_access(tlm::tlm_command cmd, std::uint64_t addr, int size, std::uint64_t& value);
+  bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
+                Cycle cycle, Cycle& done, std::string& error) override;
+  void reached(Cycle cycle) override;
+  sc_core::sc_time at_cycle(Cycle c) const { return packet_start_ + period_ * static_cast<double>(c); }
 
   const CoreConfig& cfg_;
   const sc_core::sc_time period_;
+  const sc_core::sc_time quantum_;
+  sc_core::sc_time packet_start_;
   LocalMemory local_;
   PacketEngine engine_;
   sc_core::sc_event start_, done_;

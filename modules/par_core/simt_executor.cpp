@@ -22,8 +22,8 @@ std::string MemoryFault::describe() const {
   return buf;
 }
 
-SimtExecutor::SimtExecutor(SlotState& state, LocalMemory& local, GlobalMemoryPath* global)
-    : st_(state), local_(local), global_(global), S_(state.slots()) {
+SimtExecutor::SimtExecutor(SlotState& state, LocalMemory& local, bool global_path)
+    : st_(state), local_(local), global_path_(global_path), S_(state.slots()) {
   const auto n = static_cast<std::size_t>(S_);
   qbuf_.resize(n);
   c_.resize(n);
@@ -31,6 +31,7 @@ SimtExecutor::SimtExecutor(SlotState& state, LocalMemory& local, GlobalMemoryPat
   addr_.resize(n);
   tmp_.resize(n);
   flags_.resize(n);
+  global_.resize(n);
 }
 
 // rd <- f(a, b, c) in qualified slots. b is a register or, for I forms, the immediate (kImmB);
@@ -237,26 +238,23 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
     local_access<kWrite>(in.op, d);
     return std::nullopt;
   }
+  // Mixed or global: check every slot first so that a fault leaves memory untouched, then do
+  // the local accesses; the global ones are left to the load/store unit.
   for (int s = 0; s < S_; ++s) {
+    global_[s] = 0;
     if (!q[s]) continue;
     const u64 x = addr[s];
     if (x & align) return MemoryFault{MemoryFault::Kind::Misaligned, s, x, size, kWrite};
-    if (x - base <= last_ok) {
-      if constexpr (kWrite) local_.store(x, size, d[s]);
-      else d[s] = isa::sem::extend_load(in.op, local_.load(x, size));
-      continue;
+    if (x - base > last_ok) {
+      if (!global_path_) return MemoryFault{MemoryFault::Kind::Unmapped, s, x, size, kWrite};
+      global_[s] = 1;
+      has_global_ = true;
     }
-    bool ok = false;
-    if (global_ != nullptr) {
-      if constexpr (kWrite) {
-        ok = global_->store(x, size, d[s]);
-      } else {
-        u64 raw = 0;
-        ok = global_->load(x, size, raw);
-        if (ok) d[s] = isa::sem::extend_load(in.op, raw);
-      }
-    }
-    if (!ok) return MemoryFault{MemoryFault::Kind::Unmapped, s, x, size, kWrite};
+  }
+  for (int s = 0; s < S_; ++s) {
+    if (!q[s] || global_[s]) continue;
+    if constexpr (kWrite) local_.store(addr[s], size, d[s]);
+    else d[s] = isa::sem::extend_load(in.op, local_.load(addr[s], size));
   }
   return std::nullopt;
 }
@@ -289,6 +287,7 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
   all_qualified_ = q_count_ == S_;
 
   if (in.is_memory()) {
+    has_global_ = false;
     if (in.is_store()) return in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
     return in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
   }

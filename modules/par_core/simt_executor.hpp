@@ -28,19 +28,11 @@ struct MemoryFault {
   std::string describe() const;  // e.g. "misaligned 8-byte load at 0x1004"
 };
 
-// Where loads and stores outside the local-memory window go. The default (nullptr) makes them
-// faults; the platform supplies a path to global memory.
-class GlobalMemoryPath {
- public:
-  virtual ~GlobalMemoryPath() = default;
-  // Returns false if the address is not mapped.
-  virtual bool load(std::uint64_t addr, int size, std::uint64_t& value) = 0;
-  virtual bool store(std::uint64_t addr, int size, std::uint64_t value) = 0;
-};
-
 class SimtExecutor {
  public:
-  SimtExecutor(SlotState& state, LocalMemory& local, GlobalMemoryPath* global = nullptr);
+  // With `global_path` false, accesses outside the local window are faults; otherwise they are
+  // left to the load/store unit (global_slots()).
+  SimtExecutor(SlotState& state, LocalMemory& local, bool global_path = false);
 
   // Executes `in` for the slots where mask AND p[qp] is set; `active` is the number of set slots
   // of `mask`. Memory faults stop at the first faulting slot (slot order) and are returned; the
@@ -52,6 +44,9 @@ class SimtExecutor {
   int qualified_count() const { return q_count_; }
   // Addresses of the last memory instruction, per slot (valid where qualified()).
   const std::uint64_t* addresses() const { return addr_.data(); }
+  // Qualified slots of the last memory instruction whose address lies outside the local window.
+  bool has_global() const { return has_global_; }
+  const std::uint8_t* global_slots() const { return global_.data(); }
 
  private:
   template <bool kWritesP7, bool kImmB, class F>
@@ -65,7 +60,9 @@ class SimtExecutor {
 
   SlotState& st_;
   LocalMemory& local_;
-  GlobalMemoryPath* global_;
+  bool global_path_;
+  bool has_global_ = false;
+  std::vector<std::uint8_t> global_;
   const int S_;
   const std::uint8_t* q_ = nullptr;  // the mask itself when qp = p0, else qbuf_
   int q_count_ = 0;

@@ -94,7 +94,7 @@ std::int64_t TimingModel::total_stall_cycles() const {
   return s;
 }
 
-OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result) {
+OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
   const int u = static_cast<int>(op.unit);
   FuHistory& fu = fu_[static_cast<std::size_t>(u)];
   const int R = cfg_.rob_size;
@@ -145,7 +145,8 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   // and for memory instructions a known qp.
   const OutputBufferRelease ob_release = cfg_.output_buffer_release;
   Cycle issue = std::max({d + cfg_.frontend_latency, fu.free_at, ready_[0]});
-  if (!op.is_store || cfg_.store_uses_output_buffer) issue = std::max(issue, output_buffer_free(fu, ob_release));
+  const bool takes_output_buffer = global == nullptr && (!op.is_store || cfg_.store_uses_output_buffer);
+  if (takes_output_buffer) issue = std::max(issue, output_buffer_free(fu, ob_release));
   // A ROB entry claimed at issue (program order) is free once its previous owner committed,
   // possibly earlier in the same cycle.
   if (!rob_at_dispatch) issue = std::max(issue, rob_entry_free - 1);
@@ -155,11 +156,20 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   // Execution (§4.3): one thread per cycle, late operands delay that thread and later ones.
   Cycle last = 0;
   Cycle prev = issue - 1;
+  if (global != nullptr) {
+    for (int k = 0; k < T_; ++k) {
+      const Cycle s = global->start_thread(k, std::max(prev + 1, ready_[k]), has_store_data ? store_data_[k] : 0);
+      start_[k] = s;
+      prev = s;
+    }
+    global->finish();
+  }
   for (int k = 0; k < T_; ++k) {
-    const Cycle s = std::max(prev + 1, ready_[k]);
+    const Cycle s = global != nullptr ? start_[k] : std::max(prev + 1, ready_[k]);
     start_[k] = s;
     prev = s;
     Cycle r = s + op.latency;
+    if (global != nullptr) r = std::max(r, global->thread_result(k));
     if (min_result != nullptr) r = std::max(r, min_result[k]);
     results_[k] = r;
     if (has_store_data) {
@@ -195,7 +205,7 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   fu.commit[slot] = commit;
   fu.complete[slot] = last;
   ++fu.count;
-  if (!op.is_store || cfg_.store_uses_output_buffer) {
+  if (takes_output_buffer) {
     const std::size_t ob = static_cast<std::size_t>(fu.ob_count % history_);
     fu.ob_commit[ob] = commit;
     fu.ob_complete[ob] = last;

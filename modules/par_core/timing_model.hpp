@@ -53,6 +53,20 @@ struct TimingOp {
   static TimingOp from(const isa::Instruction& in, const CoreConfig& cfg);
 };
 
+// Per-thread timing of a memory instruction whose accesses leave the core (the load/store unit's
+// global path supplies it). Called in thread order during dispatch.
+class ThreadTiming {
+ public:
+  virtual ~ThreadTiming() = default;
+  // Thread k may enter the LS unit at `earliest`; its store data is available at `data_ready`.
+  // Returns the cycle it enters (later when the unit cannot accept it).
+  virtual Cycle start_thread(int k, Cycle earliest, Cycle data_ready) = 0;
+  // All threads have entered: writes may leave now.
+  virtual void finish() = 0;
+  // Cycle thread k's load result is back, or its write accepted (0: no global access).
+  virtual Cycle thread_result(int k) = 0;
+};
+
 // Schedule of one dispatched instruction.
 struct OpSchedule {
   Cycle dispatch = 0;
@@ -69,8 +83,11 @@ class TimingModel {
 
   // Dispatches a backend instruction that the frontend fetched in cycle `fetch`. For memory
   // instructions `min_result`, when given, holds per thread slot the earliest cycle its result
-  // may be available (stores the load must wait for, §4.7). Returns the schedule.
-  OpSchedule dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result = nullptr);
+  // may be available (stores the load must wait for, §4.7), and `global`, when given, times the
+  // accesses that leave the core (they hold no output buffer: the load/store unit's table of
+  // outstanding requests bounds them). Returns the schedule.
+  OpSchedule dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result = nullptr,
+                      ThreadTiming* global = nullptr);
 
   // Cycle from which the frontend sees the committed value of `reg` (a commit in c is visible
   // in c+1, §3.2). Never-written registers of the current round are visible at once.

@@ -11,6 +11,7 @@ std::vector<std::string> PlatformConfig::validate() const {
   if (cores < 1 || cores > 1024) e.push_back("platform.cores: " + std::to_string(cores) + " is out of range 1..1024");
   if (!(run.clock_mhz > 0 && run.clock_mhz <= 1e6)) e.push_back("run.clock_mhz: must be in (0, 1e6]");
   if (run.repeat < 1) e.push_back("run.repeat: must be at least 1");
+  if (!(run.quantum_ns > 0)) e.push_back("run.quantum_ns: must be positive");
   if (run.functional_width < 1 || run.functional_width > (1 << 20))
     e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
   if (bus.latency_ns < 0) e.push_back("bus.latency_ns: must not be negative");
@@ -31,10 +32,11 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   if (!loaded_) return;
 
   const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
+  const sc_core::sc_time quantum(cfg_.run.quantum_ns, sc_core::SC_NS);
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   for (int i = 0; i < cfg_.cores; ++i) {
     cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core,
-                                                     *loaded_, cfg_.run.mode, period));
+                                                     *loaded_, cfg_.run.mode, period, quantum));
     cores_.back()->mem.bind(bus_->in);  // loads/stores outside local memory
     if (!core::load_data(program_, cores_.back()->local_memory(), &error_)) return;
   }

@@ -16,6 +16,7 @@ struct RunConfig {
   double clock_mhz = 1000.0;     // PAR core clock; converts cycles to simulated time
   int functional_width = 1024;   // threads side by side in functional mode
   int repeat = 1;                // launches of the packet, back to back
+  double quantum_ns = 1000;      // how far a core may run ahead of SystemC time
 };
 
 struct PlatformConfig {

@@ -14,6 +14,9 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
           "Threads executed side by side in functional mode (independent of L and T).").range(1, 1 << 20);
   reg.add("run.repeat", cfg.run.repeat, "Launch the packet this many times back to back (benchmarks).")
       .range(1, 1 << 30);
+  reg.add("run.quantum_ns", cfg.run.quantum_ns,
+          "How far a PAR core may run ahead of the SystemC time before synchronising (loosely timed).")
+      .range(1e-3, 1e9);
   reg.add("bus.latency_ns", cfg.bus.latency_ns, "Device interconnect latency per routed access in ns.")
       .range(0, 1e9);
   core::register_options(reg, cfg.core);

@@ -235,7 +235,7 @@ TEST(CliErrors, AccessOutsideLocalMemoryIsARuntimeError) {
                                                      "main: sll r1 = i0, 3\n ld8 r2 = i1[r1] #\n");
   const Result r = parsys("run " + f);
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.out, "core0: runtime error at pc 1 (" + f + ":7), thread 0: unmapped 8-byte load at 0x7000000000"))
+  EXPECT_TRUE(contains(r.out, "core0: runtime error at pc 1 (" + f + ":7), thread 0: unmapped 8-byte load at 0x7000000000 (TLM_ADDRESS_ERROR_RESPONSE)"))
       << r.out;
 }
 

@@ -65,7 +65,7 @@ TEST(Platform, AccessOutsideLocalMemoryIsAnErrorNamingCoreAndThread) {
     Platform p(cfg, program);
     ASSERT_TRUE(p.ok()) << p.error();
     EXPECT_FALSE(p.run());
-    EXPECT_EQ(p.error(), "core0: runtime error at pc 1 (far.par:7), thread 0: unmapped 8-byte load at 0x10000000000");
+    EXPECT_EQ(p.error(), "core0: runtime error at pc 1 (far.par:7), thread 0: unmapped 8-byte load at 0x10000000000 (TLM_ADDRESS_ERROR_RESPONSE)");
   });
 }
 

@@ -50,7 +50,8 @@ void random_traffic(const L2Config& cfg, std::uint32_t seed) {
         const auto res = lsu.read(addr, buf.data(), len, delay);
         EXPECT_TRUE(res.ok());
         if (std::memcmp(buf.data(), ref.data() + addr, len) != 0 && ++mismatches < 5)
-          ADD_FAILURE() << "read " << i << " at 0x" << std::hex << addr << std::dec << " len " << len;
+          ADD_FAILURE() << "read " << i << " at 0x" << std::hex << addr << std::dec << " len "
+                        << len;
       } else if (op < 7) {
         for (auto& b : buf) b = static_cast<std::uint8_t>(rng());
         EXPECT_TRUE(lsu.write(addr, buf.data(), len, delay).ok());
@@ -91,7 +92,9 @@ void random_traffic(const L2Config& cfg, std::uint32_t seed) {
   Rig r(cfg, dram(20, 8), body);
   rig = &r;
   std::mt19937 init(seed ^ 0x5a5a5a5au);
-  for (std::uint64_t i = 0; i < r.mem.size(); ++i) r.mem.data()[i] = static_cast<std::uint8_t>(init());
+  for (std::uint64_t i = 0; i < r.mem.size(); ++i) {
+    r.mem.data()[i] = static_cast<std::uint8_t>(init());
+  }
   std::memcpy(ref.data(), r.mem.data(), ref.size());
   run_all();
   EXPECT_TRUE(r.lsu.finished);
@@ -324,7 +327,8 @@ TEST(L2Data, StatisticsTreeAndPerLaunchDifferences) {
     // Per launch: the second phase had 4 hits out of 8 accesses.
     EXPECT_EQ(simkit::find_stat(launch, "l2.hits")->at("value").get<double>(), 4.0);
     EXPECT_DOUBLE_EQ(simkit::find_stat(launch, "l2.hit_rate")->at("value").get<double>(), 0.5);
-    EXPECT_DOUBLE_EQ(simkit::find_stat(launch, "l2.bank0.hit_rate")->at("value").get<double>(), 0.5);
+    EXPECT_DOUBLE_EQ(simkit::find_stat(launch, "l2.bank0.hit_rate")->at("value").get<double>(),
+                     0.5);
     EXPECT_EQ(simkit::find_stat(launch, "l2.requests")->at("value").get<std::uint64_t>(), 8u);
     std::ostringstream table;
     root.write_table(table);
@@ -354,7 +358,8 @@ TEST(L2Data, InvalidConfigurationIsRejected) {
       L2 l2("l2", c);
       ADD_FAILURE() << "no exception";
     } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(std::string(e.what()), "invalid L2 configuration: l2.ways: 0 is out of range 1..64");
+      EXPECT_EQ(std::string(e.what()),
+                "invalid L2 configuration: l2.ways: 0 is out of range 1..64");
     }
   });
 }

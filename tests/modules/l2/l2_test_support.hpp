@@ -40,7 +40,9 @@ class FanIn : public sc_core::sc_module {
   }
 
  private:
-  void b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) { out->b_transport(tx, delay); }
+  void b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {
+    out->b_transport(tx, delay);
+  }
   unsigned int transport_dbg(int, tlm::tlm_generic_payload& tx) { return out->transport_dbg(tx); }
 };
 
