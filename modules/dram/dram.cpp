@@ -124,8 +124,13 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   copy_data(tx, true);
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
 
-  // Nothing before the current time can change any more: bound the engine's history.
-  engine_.retire(tick_at_or_after(sc_core::sc_time_stamp()) - 1);
+  // Nothing before the current time can change any more: bound the engine's history (once per
+  // advance of SystemC time; arrivals are never before it).
+  const Tick now_tick = tick_at_or_after(sc_core::sc_time_stamp()) - 1;
+  if (now_tick > retired_) {
+    engine_.retire(now_tick);
+    retired_ = now_tick;
+  }
 
   const Op op = tx.is_read() ? Op::Read : Op::Write;
   const Tick start = tick_at_or_after(arrival) + frontend_ticks_;

@@ -82,6 +82,7 @@ class Dram : public sc_core::sc_module {
   double resolution_ps_;  // sc_time resolution
   Tick frontend_ticks_;
   Tick latest_tick_ = 0;
+  Tick retired_ = 0;
 
   struct Port {
     std::deque<tlm::tlm_generic_payload*> ready;

@@ -1,13 +1,49 @@
 #include "interconnect.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace par::interconnect {
 
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+std::vector<std::string> InterconnectConfig::validate() const {
+  std::vector<std::string> e;
+  if (latency_ns < 0) e.push_back("bus.latency_ns: must not be negative");
+  if (port_bytes_per_ns < 0) e.push_back("bus.port_bytes_per_ns: must not be negative");
+  return e;
+}
+
+void register_options(simkit::OptionRegistry& reg, InterconnectConfig& c) {
+  reg.add("bus.latency_ns", c.latency_ns, "Device interconnect latency per routed access in ns.").range(0, 1e9);
+  reg.add("bus.port_bytes_per_ns", c.port_bytes_per_ns,
+          "Bandwidth of each interconnect output port in bytes/ns (GB/s); 0 = unlimited.")
+      .range(0, 1e6);
+}
+
 Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg)
-    : sc_module(name), in("in"), out("out"), cfg_(cfg) {
+    : sc_module(name), in("in"), out("out"), cfg_(cfg), stats_(this->name()) {
   in.register_b_transport(this, &Interconnect::b_transport);
   in.register_transport_dbg(this, &Interconnect::transport_dbg);
+  routed_ = &stats_.counter("routed", "transactions", "Accesses routed to a target");
+  unmapped_ = &stats_.counter("unmapped", "transactions", "Accesses to no target (address error)");
+}
+
+void Interconnect::end_of_elaboration() {
+  port_busy_until_.assign(out.size(), sc_core::SC_ZERO_TIME);
+  for (unsigned p = 0; p < out.size(); ++p) {
+    std::string name = "port" + std::to_string(p);
+    for (const Region& r : regions_)
+      if (r.port == static_cast<int>(p)) name = r.name;
+    simkit::StatGroup& g = stats_.group(name);
+    PortStats s;
+    s.transactions = &g.counter("transactions", "transactions", "Accesses through this output port");
+    s.bytes = &g.counter("bytes", "bytes", "Bytes carried by this output port");
+    s.busy_ns = &g.real("busy_ns", "ns", "Time the port was transferring");
+    s.queue_ns = &g.counter("queue_ns", "ns", "Total time accesses waited for the port");
+    port_stats_.push_back(s);
+  }
 }
 
 std::string Interconnect::add_region(const Region& r) {
@@ -29,16 +65,30 @@ const Region* Interconnect::route(std::uint64_t addr, std::uint64_t len) const {
   return nullptr;
 }
 
-void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {
   const std::uint64_t addr = tx.get_address();
   const Region* r = route(addr, tx.get_data_length());
   if (r == nullptr || r->port >= static_cast<int>(out.size())) {
-    ++unmapped_;
+    ++*unmapped_;
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  ++routed_;
-  delay += sc_core::sc_time(cfg_.latency_ns, sc_core::SC_NS);
+  ++*routed_;
+  const auto port = static_cast<std::size_t>(r->port);
+  // Reserve the output port for the transfer (loosely timed contention).
+  const sc_time arrive = sc_core::sc_time_stamp() + delay + sc_time(cfg_.latency_ns, SC_NS);
+  sc_time start = arrive;
+  if (cfg_.port_bytes_per_ns > 0) {
+    start = std::max(arrive, port_busy_until_[port]);
+    const sc_time transfer(tx.get_data_length() / cfg_.port_bytes_per_ns, SC_NS);
+    port_busy_until_[port] = start + transfer;
+    *port_stats_[port].busy_ns += transfer.to_seconds() * 1e9;
+  }
+  PortStats& ps = port_stats_[port];
+  ++*ps.transactions;
+  *ps.bytes += tx.get_data_length();
+  *ps.queue_ns += static_cast<std::uint64_t>((start - arrive).to_seconds() * 1e9 + 0.5);
+  delay = start - sc_core::sc_time_stamp();
   if (r->translate) tx.set_address(addr - r->base);
   out[static_cast<unsigned>(r->port)]->b_transport(tx, delay);
   tx.set_address(addr);  // initiators see their own address again

@@ -1,6 +1,8 @@
 // Address-routed device interconnect (architecture.md): any number of initiators on `in`, any
-// number of targets on `out`, an address map from the configuration. An access to an unmapped
-// address, or one that crosses the end of a region, gets TLM_ADDRESS_ERROR_RESPONSE.
+// number of targets on `out`, an address map from the configuration, a fixed latency and a
+// bandwidth per output port. Loosely timed: each output port is reserved (busy until t) for the
+// bytes it carries, so a saturated port shows up as queueing delay without wait(). An access to an
+// unmapped address, or one that crosses the end of a region, gets TLM_ADDRESS_ERROR_RESPONSE.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,9 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "par/simkit/options.hpp"
+#include "par/simkit/stats.hpp"
 
 namespace par::interconnect {
 
@@ -23,8 +28,13 @@ struct Region {
 };
 
 struct InterconnectConfig {
-  double latency_ns = 0;  // added to every routed access
+  double latency_ns = 0;        // added to every routed access
+  double port_bytes_per_ns = 0;  // bandwidth of each output port; 0 = unlimited
+
+  std::vector<std::string> validate() const;
 };
+
+void register_options(simkit::OptionRegistry& reg, InterconnectConfig& cfg);
 
 class Interconnect : public sc_core::sc_module {
  public:
@@ -38,19 +48,27 @@ class Interconnect : public sc_core::sc_module {
   // Adds a region; returns an error message if it overlaps an existing one.
   std::string add_region(const Region& region);
   const std::vector<Region>& regions() const { return regions_; }
+  // The region containing `addr`, or nullptr.
+  const Region* region_of(std::uint64_t addr) const { return route(addr, 1); }
 
-  std::uint64_t routed() const { return routed_; }
-  std::uint64_t unmapped() const { return unmapped_; }
+  simkit::StatGroup& stats() { return stats_; }
 
  private:
+  struct PortStats {
+    simkit::Counter *transactions, *bytes, *queue_ns;
+    simkit::Real* busy_ns;
+  };
   const Region* route(std::uint64_t addr, std::uint64_t len) const;
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& tx);
+  void end_of_elaboration() override;
 
   InterconnectConfig cfg_;
   std::vector<Region> regions_;
-  std::uint64_t routed_ = 0;
-  std::uint64_t unmapped_ = 0;
+  std::vector<sc_core::sc_time> port_busy_until_;
+  simkit::StatGroup stats_;
+  simkit::Counter *routed_, *unmapped_;
+  std::vector<PortStats> port_stats_;
 };
 
 }  // namespace par::interconnect

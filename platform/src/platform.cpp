@@ -14,7 +14,7 @@ std::vector<std::string> PlatformConfig::validate() const {
   if (!(run.quantum_ns > 0)) e.push_back("run.quantum_ns: must be positive");
   if (run.functional_width < 1 || run.functional_width > (1 << 20))
     e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
-  if (bus.latency_ns < 0) e.push_back("bus.latency_ns: must not be negative");
+  for (const std::string& m : bus.validate()) e.push_back(m);
   return e;
 }
 

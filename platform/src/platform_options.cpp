@@ -1,6 +1,7 @@
 #include "platform_options.hpp"
 
 #include "core_options.hpp"
+#include "interconnect.hpp"
 
 namespace par::platform {
 
@@ -17,8 +18,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("run.quantum_ns", cfg.run.quantum_ns,
           "How far a PAR core may run ahead of the SystemC time before synchronising (loosely timed).")
       .range(1e-3, 1e9);
-  reg.add("bus.latency_ns", cfg.bus.latency_ns, "Device interconnect latency per routed access in ns.")
-      .range(0, 1e9);
+  interconnect::register_options(reg, cfg.bus);
   core::register_options(reg, cfg.core);
 }
 
