@@ -314,13 +314,12 @@ int cmd_run(const std::vector<std::string>& args) {
   core::ParCore& core0 = plat.core(0);
 
   for (platform::MemoryDump& d : dumps) {
-    if (!core0.local_memory().contains(d.address, d.length)) {
-      std::cerr << "parsys: --dump-mem 0x" << std::hex << d.address << std::dec << ':' << d.length
-                << " is outside the local memory\n";
+    d.bytes.resize(d.length);
+    const std::string e = plat.read_memory(d.address, d.bytes.data(), d.length);
+    if (!e.empty()) {
+      std::cerr << "parsys: --dump-mem " << e << '\n';
       return kUsage;
     }
-    d.bytes.resize(d.length);
-    core0.local_memory().read_block(d.address, d.bytes.data(), d.length);
   }
 
   platform::RunSummary summary;
@@ -330,24 +329,33 @@ int cmd_run(const std::vector<std::string>& args) {
   for (const auto& [label, addr] : program->code_labels)
     if (addr == program->start) summary.entry = label;
   summary.cfg = &cfg;
-  summary.core = core0.total_stats();
   summary.simulated_ns = plat.simulated_time().to_seconds() * 1e9;
   summary.host_seconds = plat.host_seconds();
+  for (int c = 0; c < plat.core_count(); ++c) summary.cores.push_back(plat.core(c).total_stats());
+  summary.core = core0.total_stats();
 
-  core::CoreStatistics stats(core0.name(), cfg.core.lanes, cfg.core.threads_per_lane, cfg.core.rob_size);
-  stats.update(summary.core);
   simkit::StatGroup root;
+  std::vector<std::unique_ptr<core::CoreStatistics>> core_stats;
+  for (int c = 0; c < plat.core_count(); ++c) {
+    core_stats.push_back(std::make_unique<core::CoreStatistics>(plat.core(c).name(), cfg.core.lanes,
+                                                                cfg.core.threads_per_lane, cfg.core.rob_size));
+    core_stats.back()->update(plat.core(c).total_stats());
+  }
   // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
   simkit::StatGroup& run_group = root.group("run");
   run_group.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included").set(summary.host_seconds);
   run_group.real("simulated_ns", "ns", "Simulated time").set(summary.simulated_ns);
+  std::uint64_t all_thread_instructions = 0;
+  for (const core::CoreStats& cs : summary.cores) all_thread_instructions += static_cast<std::uint64_t>(cs.total_thread_instructions());
   run_group.counter("thread_instructions", "thread-instructions", "Thread-instructions executed, all cores")
-      .set(static_cast<std::uint64_t>(summary.core.total_thread_instructions()));
+      .set(all_thread_instructions);
   run_group.counter("launches", "packets", "Packet launches").set(static_cast<std::uint64_t>(cfg.run.repeat));
   run_group.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
                     [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
                     simkit::Format::fixed(0));
-  root.attach(stats.group());
+  for (auto& cs : core_stats) root.attach(cs->group());
+  for (simkit::StatGroup* g : plat.module_stats()) root.attach(*g);
+  summary.stats = &root;
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
   if (!cl.vm["quiet"].as<bool>() && ok) {

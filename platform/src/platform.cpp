@@ -1,10 +1,20 @@
 #include "platform.hpp"
 
 #include <chrono>
+#include <sstream>
 
 #include "program_runner.hpp"
 
 namespace par::platform {
+
+const char* to_string(MemorySystem m) {
+  switch (m) {
+    case MemorySystem::Local: return "local";
+    case MemorySystem::Dram: return "dram";
+    case MemorySystem::L2Dram: return "l2_dram";
+  }
+  return "?";
+}
 
 std::vector<std::string> PlatformConfig::validate() const {
   std::vector<std::string> e = core.validate();
@@ -15,14 +25,28 @@ std::vector<std::string> PlatformConfig::validate() const {
   if (run.functional_width < 1 || run.functional_width > (1 << 20))
     e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
   for (const std::string& m : bus.validate()) e.push_back(m);
+  if (memory == MemorySystem::L2Dram)
+    for (const std::string& m : l2.validate()) e.push_back(m);
+  if (memory != MemorySystem::Local) {
+    const dram::DramConfig d = dram.resolved();
+    for (const std::string& m : d.validate()) e.push_back(m);
+    if (d.validate().empty()) {
+      const std::uint64_t end = global_base + d.capacity();
+      if (end < global_base) e.push_back("platform.global_base: device DRAM would wrap around the address space");
+      else if (core.local_mem_base < end && global_base < core.local_mem_base + core.local_mem_size) {
+        std::ostringstream os;
+        os << "platform.global_base: device DRAM [0x" << std::hex << global_base << ", 0x" << end
+           << ") overlaps the local memory window [0x" << core.local_mem_base << ", 0x"
+           << core.local_mem_base + core.local_mem_size << ") (core.local_mem_base, core.local_mem_size)";
+        e.push_back(os.str());
+      }
+    }
+  }
   return e;
 }
 
 Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg_(cfg), program_(program) {
   for (const std::string& p : cfg_.validate()) error_ += (error_.empty() ? "" : "\n") + p;
-  if (cfg_.cores != 1)
-    error_ += std::string(error_.empty() ? "" : "\n") +
-              "platform.cores: a .PAR packet runs stand-alone on one core; use 1 (several cores need the thread scheduler)";
   if (!error_.empty()) return;
   if (program_.kind != isa::ProgramKind::Packet) {
     error_ = "'" + program_.source_file + "' is a .MASTER program; master programs need the full platform";
@@ -30,36 +54,121 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   }
   loaded_ = core::LoadedProgram::load(program_, cfg_.core, &error_);
   if (!loaded_) return;
-
   const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
   const sc_core::sc_time quantum(cfg_.run.quantum_ns, sc_core::SC_NS);
+
+  // Device side: PAR cores -> interconnect -> [L2 banks ->] DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   for (int i = 0; i < cfg_.cores; ++i) {
-    cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core,
-                                                     *loaded_, cfg_.run.mode, period, quantum));
-    cores_.back()->mem.bind(bus_->in);  // loads/stores outside local memory
-    if (!core::load_data(program_, cores_.back()->local_memory(), &error_)) return;
+    cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
+                                                     cfg_.run.mode, period, quantum));
+    cores_.back()->mem.bind(bus_->in);
+  }
+  if (cfg_.memory != MemorySystem::Local) {
+    dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
+    const interconnect::Region region{"dram", cfg_.global_base, dram_->capacity(), 0, true};
+    if (cfg_.memory == MemorySystem::L2Dram) {
+      l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
+      bus_->out.bind(l2_->in);
+      for (unsigned b = 0; b < l2_->banks(); ++b) l2_->bank(b).mem.bind(dram_->in);
+    } else {
+      bus_->out.bind(dram_->in);
+    }
+    error_ = bus_->add_region(region);
+    if (!error_.empty()) return;
   }
 
-  // The stand-alone setting: the program's packet runs on core 0.
+  // Data sections in the local window go to every core's local memory, the rest to global
+  // memory once the platform is elaborated (run()).
+  for (auto& c : cores_) {
+    isa::Program local_part = program_;
+    local_part.data.clear();
+    for (const isa::DataSection& d : program_.data)
+      if (c->local_memory().contains(d.address, d.bytes.size())) local_part.data.push_back(d);
+    if (!core::load_data(local_part, c->local_memory(), &error_)) return;
+  }
+  for (const isa::DataSection& d : program_.data) {
+    if (d.bytes.empty() || cores_[0]->local_memory().contains(d.address, d.bytes.size())) continue;
+    const interconnect::Region* r = bus_->region_of(d.address);
+    if (r == nullptr || d.bytes.size() > r->size - (d.address - r->base)) {
+      std::ostringstream os;
+      os << "data section at 0x" << std::hex << d.address << std::dec << " (" << d.bytes.size()
+         << " bytes) is neither in the local memory [0x" << std::hex << cfg_.core.local_mem_base << ", 0x"
+         << cfg_.core.local_mem_base + cfg_.core.local_mem_size << ") nor in global memory";
+      if (cfg_.memory == MemorySystem::Local) os << " (platform.memory = local)";
+      error_ = os.str();
+      return;
+    }
+  }
+
+  // The stand-alone setting: the program's packet, split over the cores.
   core::PacketDescriptor packet;
   packet.start = program_.start;
   packet.threads = program_.threads;
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
   launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.run.repeat);
-  launcher_->out.bind(cores_[0]->ctrl);
+  for (auto& c : cores_) launcher_->out.bind(c->ctrl);
 }
 
 Platform::~Platform() = default;
+
+std::string Platform::load_global_data() {
+  for (const isa::DataSection& d : program_.data) {
+    if (d.bytes.empty() || cores_[0]->local_memory().contains(d.address, d.bytes.size())) continue;
+    tlm::tlm_generic_payload tx;
+    tx.set_command(tlm::TLM_WRITE_COMMAND);
+    tx.set_address(d.address);
+    tx.set_data_ptr(const_cast<unsigned char*>(d.bytes.data()));
+    tx.set_data_length(static_cast<unsigned>(d.bytes.size()));
+    tx.set_streaming_width(static_cast<unsigned>(d.bytes.size()));
+    if (bus_->in.get_base_export()->transport_dbg(tx) != d.bytes.size()) {
+      std::ostringstream os;
+      os << "cannot load the data section at 0x" << std::hex << d.address << " into global memory";
+      return os.str();
+    }
+  }
+  return "";
+}
+
+std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len) {
+  if (cores_[0]->local_memory().contains(addr, len)) {
+    cores_[0]->local_memory().read_block(addr, data, len);
+    return "";
+  }
+  tlm::tlm_generic_payload tx;
+  tx.set_command(tlm::TLM_READ_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(data);
+  tx.set_data_length(static_cast<unsigned>(len));
+  tx.set_streaming_width(static_cast<unsigned>(len));
+  if (bus_->in.get_base_export()->transport_dbg(tx) == len) return "";
+  std::ostringstream os;
+  os << "0x" << std::hex << addr << std::dec << ":" << len << " is outside the local memory [0x" << std::hex
+     << cfg_.core.local_mem_base << ", 0x" << cfg_.core.local_mem_base + cfg_.core.local_mem_size
+     << ") and outside every global memory region";
+  if (cfg_.memory == MemorySystem::Local) os << " (platform.memory = local)";
+  return os.str();
+}
+
+std::vector<simkit::StatGroup*> Platform::module_stats() {
+  std::vector<simkit::StatGroup*> g{&bus_->stats()};
+  if (l2_) g.push_back(&l2_->stats());
+  if (dram_) g.push_back(&dram_->stats());
+  return g;
+}
 
 bool Platform::run() {
   if (!ok()) return false;
   // The end of the run is expected; do not report it as an event.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
+  // Elaborate (multi-socket bindings complete here), then load global data by debug transport.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  error_ = load_global_data();
+  if (!error_.empty()) return false;
   sc_core::sc_start();
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  sim_time_ = sc_core::sc_time_stamp();
+  sim_time_ = launcher_->finished_at();
   for (auto& c : cores_)
     if (c->failed()) {
       error_ = c->error();

@@ -1,14 +1,17 @@
 // Builds a parsys platform from its configuration: instantiates the modules and binds their
-// sockets (platform.cpp is the one place that says which module talks to which).
+// sockets. platform.cpp is the one place that says which module talks to which.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "dram.hpp"
 #include "interconnect.hpp"
+#include "l2.hpp"
 #include "packet_launcher.hpp"
 #include "par/isa/program.hpp"
+#include "par/simkit/stats.hpp"
 #include "par_core.hpp"
 #include "platform_config.hpp"
 
@@ -23,22 +26,35 @@ class Platform {
   const std::string& error() const { return error_; }
   bool ok() const { return error_.empty(); }
 
-  // Runs the program's packet to completion (sc_start). Returns false with error() set when the
-  // packet failed or the run could not complete.
+  // Loads the program's data, runs its packet to completion. Returns false with error() set when
+  // the packet failed or could not be loaded.
   bool run();
 
   core::ParCore& core(int i) { return *cores_[static_cast<std::size_t>(i)]; }
   int core_count() const { return static_cast<int>(cores_.size()); }
   interconnect::Interconnect& bus() { return *bus_; }
+  l2::L2* l2() { return l2_.get(); }
+  dram::Dram* dram() { return dram_.get(); }
   const isa::Program& program() const { return program_; }
   double host_seconds() const { return host_seconds_; }
   sc_core::sc_time simulated_time() const { return sim_time_; }
 
+  // Reads memory as the program sees it: core 0's local memory, or global memory (debug
+  // transport). Returns an error message or "".
+  std::string read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len);
+
+  // The statistics of every module (attach to a root for the report).
+  std::vector<simkit::StatGroup*> module_stats();
+
  private:
+  std::string load_global_data();
+
   PlatformConfig cfg_;
   isa::Program program_;
   std::unique_ptr<core::LoadedProgram> loaded_;
   std::unique_ptr<interconnect::Interconnect> bus_;
+  std::unique_ptr<l2::L2> l2_;
+  std::unique_ptr<dram::Dram> dram_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::unique_ptr<PacketLauncher> launcher_;
   std::string error_;

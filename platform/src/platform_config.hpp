@@ -6,10 +6,19 @@
 #include <vector>
 
 #include "core_config.hpp"
+#include "dram_config.hpp"
 #include "interconnect.hpp"
+#include "l2_config.hpp"
 #include "packet_engine.hpp"
 
 namespace par::platform {
+
+// What serves the device addresses outside the cores' local memories.
+enum class MemorySystem {
+  Local,   // nothing: the 2011 single-core model (every access must hit local memory)
+  Dram,    // device DRAM directly behind the interconnect
+  L2Dram,  // banked L2 in front of device DRAM
+};
 
 struct RunConfig {
   core::RunMode mode = core::RunMode::Timing;
@@ -21,11 +30,17 @@ struct RunConfig {
 
 struct PlatformConfig {
   int cores = 1;
+  MemorySystem memory = MemorySystem::Local;
+  std::uint64_t global_base = 0;  // device DRAM's first byte address
   core::CoreConfig core;
   interconnect::InterconnectConfig bus;
+  l2::L2Config l2;
+  dram::DramConfig dram;
   RunConfig run;
 
   std::vector<std::string> validate() const;
 };
+
+const char* to_string(MemorySystem m);
 
 }  // namespace par::platform

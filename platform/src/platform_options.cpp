@@ -1,12 +1,19 @@
 #include "platform_options.hpp"
 
 #include "core_options.hpp"
+#include "dram_config.hpp"
 #include "interconnect.hpp"
+#include "l2_config.hpp"
 
 namespace par::platform {
 
 void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("platform.cores", cfg.cores, "PAR cores on the platform.").range(1, 1024);
+  reg.add_enum("platform.memory", cfg.memory,
+               "What serves device addresses outside the local memories: nothing (the 2011 model), "
+               "device DRAM, or banked L2 in front of device DRAM.",
+               {{"local", MemorySystem::Local}, {"dram", MemorySystem::Dram}, {"l2_dram", MemorySystem::L2Dram}});
+  reg.add("platform.global_base", cfg.global_base, "First byte address of device DRAM.").hex();
   reg.add_enum("run.mode", cfg.run.mode, "Timing (cycle-level) or functional (no timing, as fast as possible).",
                {{"timing", core::RunMode::Timing}, {"functional", core::RunMode::Functional}});
   reg.add("run.clock_mhz", cfg.run.clock_mhz, "PAR core clock in MHz (converts cycles to simulated time).")
@@ -20,6 +27,8 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
       .range(1e-3, 1e9);
   interconnect::register_options(reg, cfg.bus);
   core::register_options(reg, cfg.core);
+  l2::register_options(reg, cfg.l2);
+  dram::register_options(reg, cfg.dram);
 }
 
 }  // namespace par::platform

@@ -34,6 +34,38 @@ void line(std::ostream& os, const char* label, const std::string& text) {
   os << "  " << std::left << std::setw(27) << label << text << '\n';
 }
 
+double stat(const simkit::StatGroup& g, const std::string& path) {
+  const simkit::Stat* s = g.find(path);
+  return s != nullptr ? s->number() : 0;
+}
+
+// One line per L2 bank and one for the DRAM, when the platform has them.
+void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
+  if (const simkit::StatGroup* l2 = root.find_group("l2")) {
+    for (int b = 0;; ++b) {
+      const std::string bank = "bank" + std::to_string(b);
+      const simkit::StatGroup* g = l2->find_group(bank);
+      if (g == nullptr) break;
+      std::ostringstream t;
+      t << static_cast<std::uint64_t>(stat(*g, "accesses")) << " accesses, " << static_cast<std::uint64_t>(stat(*g, "hits"))
+        << " hits, " << static_cast<std::uint64_t>(stat(*g, "misses")) << " misses, "
+        << static_cast<std::uint64_t>(stat(*g, "mshr_merges")) << " MSHR merges, "
+        << static_cast<std::uint64_t>(stat(*g, "writebacks")) << " writebacks, "
+        << static_cast<std::uint64_t>(stat(*g, "bank_conflict_cycles")) << " bank-conflict cycles";
+      const std::string label = "l2." + bank;
+      line(os, label.c_str(), t.str());
+    }
+  }
+  if (const simkit::StatGroup* d = root.find_group("dram")) {
+    std::ostringstream t;
+    t << static_cast<std::uint64_t>(stat(*d, "reads")) << " reads, " << static_cast<std::uint64_t>(stat(*d, "writes"))
+      << " writes, row hits/misses/conflicts " << static_cast<std::uint64_t>(stat(*d, "row_hits")) << '/'
+      << static_cast<std::uint64_t>(stat(*d, "row_misses")) << '/' << static_cast<std::uint64_t>(stat(*d, "row_conflicts"))
+      << ", mean latency " << fix2(stat(*d, "avg_latency")) << " ns, " << fix2(stat(*d, "bandwidth")) << " GB/s";
+    line(os, "dram", t.str());
+  }
+}
+
 }  // namespace
 
 void write_report(std::ostream& os, const RunSummary& r) {
@@ -43,7 +75,7 @@ void write_report(std::ostream& os, const RunSummary& r) {
   os << "parsys run " << r.program << '\n';
   os << "  platform: " << cfg.cores << " PAR core" << (cfg.cores > 1 ? "s" : "") << ", L = " << cfg.core.lanes
      << ", T = " << cfg.core.threads_per_lane << ", " << (timed ? "timing" : "functional") << " mode, "
-     << cfg.run.clock_mhz << " MHz\n";
+     << cfg.run.clock_mhz << " MHz, memory " << to_string(cfg.memory) << '\n';
   os << "  packet:   " << r.threads << " threads from " << r.entry << ", " << s.rounds << " rounds";
   if (cfg.run.repeat > 1) os << " over " << cfg.run.repeat << " launches";
   os << "\n\n";
@@ -90,6 +122,26 @@ void write_report(std::ostream& os, const RunSummary& r) {
     line(os, "Instructions per FU", per_fu.str());
   }
   line(os, "Thread-instructions", per_fu_thread.str() + "  control " + std::to_string(control) + " (" + ctl.str() + ")");
+  if (r.cores.size() > 1) {
+    for (std::size_t c = 0; c < r.cores.size(); ++c) {
+      const core::CoreStats& cs = r.cores[c];
+      std::ostringstream os2;
+      os2 << cs.cycles << " cycles, " << cs.threads << " threads, IPC " << fix2(cs.ipc()) << ", ALU "
+          << pct(cs.utilization(Unit::Alu)) << ", FPU " << pct(cs.utilization(Unit::Fpu)) << ", L/S "
+          << pct(cs.utilization(Unit::Ls));
+      const std::string label = "core" + std::to_string(c);
+      line(os, label.c_str(), os2.str());
+    }
+  }
+  if (s.global_accesses > 0) {
+    std::ostringstream g;
+    g << s.global_transactions << " transactions for " << s.global_accesses << " thread accesses, "
+      << s.global_bytes << " bytes, mean latency "
+      << fix2(static_cast<double>(s.global_latency_sum) / static_cast<double>(s.global_transactions)) << " cycles";
+    if (s.ls_limit_stall_cycles > 0) g << ", " << s.ls_limit_stall_cycles << " cycles at core.ls_max_outstanding";
+    line(os, "Global loads/stores", g.str());
+  }
+  if (r.stats != nullptr) write_memory_system(os, *r.stats);
   std::ostringstream speed;
   const double ti = static_cast<double>(s.total_thread_instructions());
   speed << simkit::format_fixed(r.host_seconds, 3) << " s host, ";

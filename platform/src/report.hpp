@@ -26,6 +26,8 @@ struct RunSummary {
   std::int64_t threads = 0;
   const PlatformConfig* cfg = nullptr;
   core::CoreStats core;           // core 0, accumulated over launches
+  std::vector<core::CoreStats> cores;  // every core
+  const simkit::StatGroup* stats = nullptr;  // the whole statistics tree (memory system lines)
   double simulated_ns = 0;
   double host_seconds = 0;        // whole simulation
 };

@@ -46,8 +46,7 @@ HelpRow help_row(const Option& o) {
   std::string notes;
   if (OptionAccess::is_list(o)) {
     notes = "repeatable; default: " + (o.default_text().empty() ? "none" : o.default_text());
-  } else if (!(OptionAccess::is_flag(o) && o.default_text() == "false")) {
-    // A flag that is off by default needs no "default: false".
+  } else {
     notes = "default: " +
             (o.type_name() == "string" ? detail::ini_quote(o.default_text()) : o.default_text());
   }
