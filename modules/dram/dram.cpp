@@ -168,9 +168,15 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     stats_.write_latency.sample(latency_ns);
   }
   if (done > latest_tick_) {
+    // Both advance by increments, so they stay right after a statistics reset (warm-up) and in
+    // differences.
+    const double completion_ns = completion.to_seconds() * 1e9;
+    stats_.time_ns += completion_ns - latest_ns_;
+    latest_ns_ = completion_ns;
+    const std::uint64_t refreshes = engine_.refreshes_until(done);
+    stats_.refreshes += refreshes - refreshes_seen_;
+    refreshes_seen_ = refreshes;
     latest_tick_ = done;
-    stats_.time_ns.set(completion.to_seconds() * 1e9);
-    stats_.refreshes.set(engine_.refreshes_until(latest_tick_));
   }
   return completion;
 }
@@ -243,11 +249,12 @@ void Dram::send_responses(int id) {
 }
 
 void Dram::response_done(int id) {
-  if (ports_.size() <= static_cast<std::size_t>(id) || ports_[static_cast<std::size_t>(id)].current == nullptr) {
+  const auto index = static_cast<std::size_t>(id);
+  if (ports_.size() <= index || ports_[index].current == nullptr) {
     SC_REPORT_ERROR(name(), "nb_transport_fw: END_RESP without an outstanding response");
     return;
   }
-  Port& port = ports_[static_cast<std::size_t>(id)];
+  Port& port = ports_[index];
   tlm::tlm_generic_payload* tx = port.current;
   port.current = nullptr;
   if (tx->has_mm()) tx->release();

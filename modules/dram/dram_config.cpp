@@ -150,10 +150,13 @@ std::vector<std::string> DramConfig::validate() const {
     if (c.refresh) {
       // Between two refreshes a rank must fit one whole access: ACT, the column command, the
       // row's earliest precharge.
-      const double access = std::max(c.tRAS, c.tRCD + std::max(c.tRTP, c.tCWL + c.burst_length / 2.0 + c.tWR));
+      const double write = c.tCWL + c.burst_length / 2.0 + c.tWR;
+      const double access = std::max(c.tRAS, c.tRCD + std::max(c.tRTP, write));
       const double need = c.tRFC + c.tRPab + access + 1;
       if (c.tREFI < need)
-        check.add("tREFI", num(c.tREFI) + " leaves no room for an access between refreshes (needs at least tRFC + tRPab + " +
+        check.add("tREFI", num(c.tREFI) +
+                               " leaves no room for an access between refreshes (needs at least "
+                               "tRFC + tRPab + " +
                                num(access + 1) + " = " + num(need) + ")");
     }
   }

@@ -547,6 +547,30 @@ TEST(DramModule, StatisticsTreeAndPerLaunchDifferences) {
   });
 }
 
+TEST(DramModule, FrontendCyclesAndStatisticsReset) {
+  // DDR3-1600 with 10 front-end cycles: an idle closed-row read takes 10 + 26 cycles. After a
+  // reset (end of a warm-up) the bandwidth counts from the reset.
+  par::testing::run_isolated([] {
+    DramConfig c = preset_config(Preset::Ddr3_1600, false);
+    c.frontend_cycles = 10;
+    Dram d("dram", c);
+    sc_time first;
+    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+      first = i.read(0, 64);
+      sc_core::wait(d.cycles(1000));
+      d.stats().reset();
+      sc_core::wait(i.read(64, 64));  // a hit: 10 + 15 cycles
+    });
+    lsu.out.bind(d.in);
+    sc_core::sc_start();
+    EXPECT_EQ(first, d.cycles(36));
+    EXPECT_EQ(stat(d, "reads"), 1);
+    // time_ns advanced from the first completion (36 cycles) to 1000 + 25 cycles.
+    EXPECT_DOUBLE_EQ(stat(d, "time_ns"), (d.cycles(1025) - d.cycles(36)).to_seconds() * 1e9);
+    EXPECT_DOUBLE_EQ(stat(d, "bandwidth"), 64 / stat(d, "time_ns"));
+  });
+}
+
 TEST(DramModule, AnInvalidConfigurationIsRejectedWithItsMessages) {
   par::testing::run_isolated([] {
     DramConfig c;
