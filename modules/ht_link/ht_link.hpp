@@ -1,0 +1,68 @@
+// The HyperTransport host link as one SC_MODULE (README.md): two unidirectional channels between a
+// host side and a device side, with the timing of LinkModel.
+//
+//   host interconnect --> host_in  ==h2d==>  dev_out --> device interconnect   (MMIO, copies)
+//   host memory      <-- host_out <==d2h==  dev_in  <-- device interconnect   (device DMA)
+//
+// Loosely timed: b_transport computes every time by reservation (channel calendars, outstanding
+// slots) and annotates the delay; it calls wait() only if a far-side target blocks while holding
+// every outstanding slot. Addresses pass unchanged; accesses over 64 bytes reach the far side as
+// one access per 64-byte packet. Error responses of the far side come back unchanged. Debug
+// transport passes straight through without timing; DMI is not offered.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "ht_config.hpp"
+#include "ht_time.hpp"
+#include "link_model.hpp"
+#include "link_stats.hpp"
+#include "par/simkit/stats.hpp"
+
+namespace par::ht {
+
+class HtLink : public sc_core::sc_module {
+ public:
+  // One initiator each (the host / device interconnect); optional, so a platform without device
+  // DMA can leave dev_in/host_out unbound. An access towards an unbound side gets
+  // TLM_ADDRESS_ERROR_RESPONSE. The simple target sockets also accept nb_transport_fw.
+  tlm_utils::simple_target_socket_optional<HtLink> host_in;      // host requests to the device
+  tlm_utils::simple_initiator_socket_optional<HtLink> dev_out;   // ... delivered on the device side
+  tlm_utils::simple_target_socket_optional<HtLink> dev_in;       // device requests to host memory
+  tlm_utils::simple_initiator_socket_optional<HtLink> host_out;  // ... delivered to host memory
+
+  // Throws std::invalid_argument with every message of cfg.validate() when it is not valid.
+  explicit HtLink(sc_core::sc_module_name name, const HtConfig& cfg = HtConfig());
+
+  const HtConfig& config() const { return cfg_; }
+  simkit::StatGroup& stats() { return stats_group_; }
+  const simkit::StatGroup& stats() const { return stats_group_; }
+  const LinkModel& model() const { return model_; }
+
+ private:
+  class Far;
+  using InitiatorSocket = tlm_utils::simple_initiator_socket_optional<HtLink>;
+
+  void host_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  void dev_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned int host_transport_dbg(tlm::tlm_generic_payload& tx);
+  unsigned int dev_transport_dbg(tlm::tlm_generic_payload& tx);
+
+  void transport(Side origin, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  InitiatorSocket& far_socket(Side origin) { return origin == Side::Host ? dev_out : host_out; }
+
+  Ps to_ps(const sc_core::sc_time& t) const;
+  static sc_core::sc_time to_time(Ps ps);
+
+  HtConfig cfg_;
+  simkit::StatGroup stats_group_;
+  LinkStats stats_;
+  LinkModel model_;
+  sc_core::sc_event slot_freed_;  // a far-side access returned (see LinkModel's FarSide)
+  double resolution_ps_;
+};
+
+}  // namespace par::ht

@@ -1,0 +1,40 @@
+// How a packet's thread range [0, N) is cut into shares for the cores (plain C++).
+//
+// Every share keeps the global thread index: a share of `threads` threads starting at
+// `first_thread` runs i0 = first_thread .. first_thread + threads - 1 (par-isa.md §2.1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace par::sched {
+
+struct Share {
+  std::size_t core = 0;
+  std::uint64_t first_thread = 0;
+  std::int64_t threads = 0;
+};
+
+bool operator==(const Share& a, const Share& b);
+
+// The static policy: C contiguous shares of ceil(N / C) threads (the last ones shorter or empty),
+// share c for core c; empty shares are left out. N <= 0 gives no share.
+std::vector<Share> static_shares(std::int64_t threads, std::size_t cores);
+
+// The dynamic policy: consecutive chunks of `chunk` threads (the last one shorter), handed out
+// one at a time to whichever core is free.
+class ChunkCursor {
+ public:
+  ChunkCursor(std::int64_t threads, std::int64_t chunk);
+  bool done() const { return next_ >= total_; }
+  // The next chunk, for `core`. Precondition: !done().
+  Share take(std::size_t core);
+
+ private:
+  std::uint64_t next_ = 0;
+  std::uint64_t total_;
+  std::uint64_t chunk_;
+};
+
+}  // namespace par::sched

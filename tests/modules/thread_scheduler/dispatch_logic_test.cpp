@@ -1,0 +1,331 @@
+// The scheduler's behaviour without SystemC: split planning (static shares, dynamic chunks) and
+// DispatchLogic (queue bound, launch order, first free core, overlap, fences, failures,
+// completion order, the register values).
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+#include "dispatch_logic.hpp"
+#include "share_planner.hpp"
+
+namespace par::sched {
+
+void PrintTo(const Share& s, std::ostream* os) {
+  *os << "{core " << s.core << ", first " << s.first_thread << ", threads " << s.threads << "}";
+}
+
+namespace {
+
+Command packet(std::int64_t threads, std::uint64_t start = 0) {
+  Command c;
+  c.start = start;
+  c.threads = threads;
+  return c;
+}
+
+SchedulerConfig config(Policy policy, bool overlap = false, unsigned depth = 32, std::int64_t chunk = 4) {
+  SchedulerConfig c;
+  c.policy = policy;
+  c.overlap_packets = overlap;
+  c.queue_depth = depth;
+  c.chunk_threads = chunk;
+  return c;
+}
+
+// Expects next() to launch `share` of packet `seq`.
+void expect_launch(DispatchLogic& d, std::uint64_t seq, Share share) {
+  const std::optional<Action> a = d.next();
+  ASSERT_TRUE(a.has_value()) << "expected a launch of packet " << seq;
+  EXPECT_EQ(a->kind, Action::Kind::Launch);
+  EXPECT_EQ(a->seq, seq);
+  EXPECT_EQ(a->share, share);
+}
+
+void expect_complete(DispatchLogic& d, std::uint64_t seq) {
+  const std::optional<Action> a = d.next();
+  ASSERT_TRUE(a.has_value()) << "expected the completion of packet " << seq;
+  EXPECT_EQ(a->kind, Action::Kind::Complete);
+  EXPECT_EQ(a->seq, seq);
+}
+
+void expect_nothing(DispatchLogic& d) {
+  const std::optional<Action> a = d.next();
+  EXPECT_FALSE(a.has_value()) << "unexpected action for packet " << (a ? a->seq : 0) << " on core "
+                              << (a ? a->share.core : 0);
+}
+
+TEST(SharePlanner, StaticSharesAreContiguousCeilNOverC) {
+  EXPECT_EQ(static_shares(10, 1), (std::vector<Share>{{0, 0, 10}}));
+  EXPECT_EQ(static_shares(10, 2), (std::vector<Share>{{0, 0, 5}, {1, 5, 5}}));
+  EXPECT_EQ(static_shares(11, 2), (std::vector<Share>{{0, 0, 6}, {1, 6, 5}}));
+  EXPECT_EQ(static_shares(10, 4), (std::vector<Share>{{0, 0, 3}, {1, 3, 3}, {2, 6, 3}, {3, 9, 1}}));
+  // ceil(9/4) = 3: the fourth core gets nothing (as the stand-alone launcher did).
+  EXPECT_EQ(static_shares(9, 4), (std::vector<Share>{{0, 0, 3}, {1, 3, 3}, {2, 6, 3}}));
+  EXPECT_EQ(static_shares(3, 4), (std::vector<Share>{{0, 0, 1}, {1, 1, 1}, {2, 2, 1}}));
+  EXPECT_TRUE(static_shares(0, 4).empty());
+  EXPECT_TRUE(static_shares(-7, 4).empty());
+  const std::int64_t huge = INT64_MAX;
+  const std::vector<Share> big = static_shares(huge, 3);
+  ASSERT_EQ(big.size(), 3u);
+  EXPECT_EQ(big[2].first_thread + static_cast<std::uint64_t>(big[2].threads), static_cast<std::uint64_t>(huge));
+  EXPECT_THROW(static_shares(10, 0), std::invalid_argument);
+}
+
+TEST(SharePlanner, ChunksInThreadOrderLastOneShorter) {
+  ChunkCursor c(10, 4);
+  ASSERT_FALSE(c.done());
+  EXPECT_EQ(c.take(1), (Share{1, 0, 4}));
+  EXPECT_EQ(c.take(0), (Share{0, 4, 4}));
+  EXPECT_EQ(c.take(1), (Share{1, 8, 2}));
+  EXPECT_TRUE(c.done());
+  EXPECT_TRUE(ChunkCursor(0, 4).done());
+  EXPECT_TRUE(ChunkCursor(-1, 4).done());
+  EXPECT_THROW(ChunkCursor(10, 0), std::invalid_argument);
+}
+
+TEST(DispatchLogic, StaticPacketsRunStrictlyInOrder) {
+  DispatchLogic d(config(Policy::Static), 2);
+  EXPECT_EQ(d.submit(packet(10)), 1u);
+  EXPECT_EQ(d.submit(packet(7)), 2u);
+  EXPECT_EQ(d.queued(), 2u);
+  EXPECT_EQ(d.status(), kStatusBusy);
+  expect_launch(d, 1, {0, 0, 5});
+  EXPECT_EQ(d.queued(), 1u);
+  EXPECT_TRUE(d.core_busy(0));
+  expect_launch(d, 1, {1, 5, 5});
+  expect_nothing(d);
+  d.share_done(1, 1, true);
+  expect_nothing(d);  // core 1 is free, but packet 2 waits for packet 1
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  expect_nothing(d);  // ... until its completion has been signalled
+  EXPECT_EQ(d.completed(), 0u);
+  EXPECT_FALSE(d.finished_through(1));
+  d.finish(1);
+  EXPECT_EQ(d.completed(), 1u);
+  EXPECT_TRUE(d.finished_through(1));
+  EXPECT_FALSE(d.finished_through(2));
+  expect_launch(d, 2, {0, 0, 4});
+  expect_launch(d, 2, {1, 4, 3});
+  EXPECT_EQ(d.queued(), 0u);
+  d.share_done(2, 0, true);
+  d.share_done(2, 1, true);
+  expect_complete(d, 2);
+  d.finish(2);
+  expect_nothing(d);
+  EXPECT_EQ(d.status(), 0u);
+  EXPECT_EQ(d.submitted(), 2u);
+  EXPECT_EQ(d.completed(), 2u);
+  EXPECT_FALSE(d.error());
+  EXPECT_TRUE(d.finished_through(2));
+}
+
+TEST(DispatchLogic, StaticShareWaitsForItsOwnCore) {
+  // With overlap, packet 2's share of core 1 starts while packet 1 still runs on core 0; its
+  // share of core 0 waits for core 0.
+  DispatchLogic d(config(Policy::Static, true), 2);
+  d.submit(packet(10));
+  d.submit(packet(10));
+  expect_launch(d, 1, {0, 0, 5});
+  expect_launch(d, 1, {1, 5, 5});
+  expect_nothing(d);
+  d.share_done(1, 1, true);
+  expect_launch(d, 2, {1, 5, 5});
+  expect_nothing(d);
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  expect_launch(d, 2, {0, 0, 5});
+  d.finish(1);
+  d.share_done(2, 0, true);
+  d.share_done(2, 1, true);
+  expect_complete(d, 2);
+  d.finish(2);
+  EXPECT_EQ(d.completed(), 2u);
+}
+
+TEST(DispatchLogic, DynamicChunksGoToTheFirstFreeCoreInOrder) {
+  DispatchLogic d(config(Policy::Dynamic, false, 32, 4), 3);
+  d.submit(packet(18));
+  expect_launch(d, 1, {0, 0, 4});
+  expect_launch(d, 1, {1, 4, 4});
+  expect_launch(d, 1, {2, 8, 4});
+  expect_nothing(d);
+  d.share_done(1, 2, true);
+  d.share_done(1, 1, true);
+  expect_launch(d, 1, {1, 12, 4});  // cores 1 and 2 are free: the lower index wins
+  expect_launch(d, 1, {2, 16, 2});
+  expect_nothing(d);
+  d.share_done(1, 0, true);
+  expect_nothing(d);  // chunks still running on cores 1 and 2
+  d.share_done(1, 2, true);
+  d.share_done(1, 1, true);
+  expect_complete(d, 1);
+  d.finish(1);
+  EXPECT_EQ(d.status(), 0u);
+}
+
+TEST(DispatchLogic, DynamicOverlapUsesCoresTheEarlierPacketNoLongerNeeds) {
+  DispatchLogic d(config(Policy::Dynamic, true, 32, 4), 2);
+  d.submit(packet(8));
+  d.submit(packet(6));
+  expect_launch(d, 1, {0, 0, 4});
+  expect_launch(d, 1, {1, 4, 4});
+  d.share_done(1, 1, true);
+  expect_launch(d, 2, {1, 0, 4});
+  expect_nothing(d);
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  expect_launch(d, 2, {0, 4, 2});
+  d.finish(1);
+  EXPECT_EQ(d.queued(), 0u);
+}
+
+TEST(DispatchLogic, QueueDepthBoundsOutstandingPackets) {
+  DispatchLogic d(config(Policy::Static, false, 2), 1);
+  d.submit(packet(1));
+  EXPECT_FALSE(d.full());
+  d.submit(packet(1));
+  EXPECT_TRUE(d.full());
+  EXPECT_EQ(d.status(), kStatusBusy | kStatusQueueFull);
+  EXPECT_THROW(d.submit(packet(1)), std::logic_error);
+  expect_launch(d, 1, {0, 0, 1});
+  EXPECT_TRUE(d.full());  // a running packet still holds its entry
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  EXPECT_TRUE(d.full());  // ... until its completion is signalled
+  d.finish(1);
+  EXPECT_FALSE(d.full());
+  EXPECT_EQ(d.submit(packet(1)), 3u);
+}
+
+TEST(DispatchLogic, EmptyPacketCompletesInOrderAndFencesWithOverlap) {
+  {
+    DispatchLogic d(config(Policy::Static), 2);
+    d.submit(packet(0));
+    d.submit(packet(-5));
+    expect_complete(d, 1);
+    expect_nothing(d);
+    d.finish(1);
+    expect_complete(d, 2);
+    d.finish(2);
+    EXPECT_EQ(d.completed(), 2u);
+  }
+  DispatchLogic d(config(Policy::Static, true), 2);
+  d.submit(packet(2));
+  d.submit(packet(0));
+  d.submit(packet(2));
+  expect_launch(d, 1, {0, 0, 1});
+  expect_launch(d, 1, {1, 1, 1});
+  d.share_done(1, 1, true);
+  expect_nothing(d);  // packet 3 must not pass the empty packet 2
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  expect_nothing(d);  // packet 2 waits for packet 1 to finish
+  d.finish(1);
+  expect_complete(d, 2);
+  expect_launch(d, 3, {0, 0, 1});
+}
+
+TEST(DispatchLogic, FailedShareFailsPacketAndLaterPacketsStillRun) {
+  DispatchLogic d(config(Policy::Static), 2);
+  d.submit(packet(10));
+  d.submit(packet(4));
+  expect_launch(d, 1, {0, 0, 5});
+  expect_launch(d, 1, {1, 5, 5});
+  d.share_done(1, 1, false);
+  EXPECT_TRUE(d.packet_failed(1));
+  expect_nothing(d);  // core 0 still runs its share
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  EXPECT_FALSE(d.error());  // shown when the packet finishes
+  d.finish(1);
+  EXPECT_TRUE(d.error());
+  EXPECT_EQ(d.failed_seq(), 1u);
+  EXPECT_EQ(d.completed(), 1u);
+  EXPECT_TRUE(d.failed_through(1));
+  EXPECT_EQ(d.status(), kStatusBusy | kStatusError);
+  expect_launch(d, 2, {0, 0, 2});
+  expect_launch(d, 2, {1, 2, 2});
+  d.share_done(2, 0, true);
+  d.share_done(2, 1, true);
+  expect_complete(d, 2);
+  EXPECT_FALSE(d.packet_failed(2));
+  d.finish(2);
+  EXPECT_EQ(d.failed_seq(), 1u);  // sticky
+  EXPECT_TRUE(d.failed_through(2));
+  d.clear_error();
+  EXPECT_EQ(d.failed_seq(), 0u);
+  EXPECT_EQ(d.status(), 0u);
+  EXPECT_FALSE(d.failed_through(2));
+}
+
+TEST(DispatchLogic, FailureDropsTheChunksNotYetLaunched) {
+  DispatchLogic d(config(Policy::Dynamic, false, 32, 4), 1);
+  d.submit(packet(12));
+  expect_launch(d, 1, {0, 0, 4});
+  d.share_done(1, 0, false);
+  expect_complete(d, 1);  // threads 4..11 are never launched
+  d.finish(1);
+  EXPECT_EQ(d.failed_seq(), 1u);
+}
+
+TEST(DispatchLogic, FlagFailureMarksThePacketFailed) {
+  DispatchLogic d(config(Policy::Static), 1);
+  d.submit(packet(1));
+  expect_launch(d, 1, {0, 0, 1});
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  d.fail(1);
+  d.finish(1);
+  EXPECT_EQ(d.failed_seq(), 1u);
+}
+
+TEST(DispatchLogic, OutOfOrderFinishKeepsWaitConditionInOrder) {
+  DispatchLogic d(config(Policy::Static, true), 2);
+  d.submit(packet(2));  // threads 0 on core 0, 1 on core 1
+  d.submit(packet(1));  // thread 0 on core 0
+  d.submit(packet(1));
+  expect_launch(d, 1, {0, 0, 1});
+  expect_launch(d, 1, {1, 1, 1});
+  d.share_done(1, 0, true);
+  expect_launch(d, 2, {0, 0, 1});
+  d.share_done(2, 0, false);
+  expect_complete(d, 2);  // packet 2 completes before packet 1
+  d.finish(2);
+  EXPECT_EQ(d.completed(), 1u);
+  EXPECT_FALSE(d.finished_through(1));
+  EXPECT_FALSE(d.finished_through(2));
+  EXPECT_EQ(d.failed_seq(), 2u);
+  EXPECT_FALSE(d.failed_through(1));
+  EXPECT_TRUE(d.failed_through(2));
+  expect_launch(d, 3, {0, 0, 1});
+  d.share_done(1, 1, false);
+  expect_complete(d, 1);
+  d.finish(1);
+  EXPECT_TRUE(d.finished_through(2));
+  EXPECT_FALSE(d.finished_through(3));
+  EXPECT_EQ(d.failed_seq(), 1u);  // the lowest failed sequence number
+}
+
+TEST(DispatchLogic, MisuseIsRejected) {
+  EXPECT_THROW(DispatchLogic(config(Policy::Static), 0), std::invalid_argument);
+  SchedulerConfig bad;
+  bad.queue_depth = 0;
+  EXPECT_THROW(DispatchLogic(bad, 1), std::invalid_argument);
+  DispatchLogic d(config(Policy::Static), 1);
+  d.submit(packet(1));
+  EXPECT_THROW(d.finish(1), std::logic_error);  // not completed yet
+  EXPECT_THROW(d.share_done(1, 0, true), std::logic_error);  // nothing launched
+  EXPECT_THROW(d.command(2), std::out_of_range);
+  expect_launch(d, 1, {0, 0, 1});
+  d.share_done(1, 0, true);
+  expect_complete(d, 1);
+  d.finish(1);
+  EXPECT_THROW(d.command(1), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace par::sched
