@@ -24,6 +24,11 @@ void register_options(simkit::OptionRegistry& reg, InterconnectConfig& c) {
 
 Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg)
     : sc_module(name), in("in"), out("out"), cfg_(cfg), stats_(this->name()) {
+  // Timing constants in simulator ticks: constructing an sc_time from a double per access is slow.
+  const double ticks_per_ns = static_cast<double>(sc_time(1, SC_NS).value());
+  latency_ = sc_time::from_value(static_cast<std::uint64_t>(cfg_.latency_ns * ticks_per_ns + 0.5));
+  ticks_per_byte_ = cfg_.port_bytes_per_ns > 0 ? ticks_per_ns / cfg_.port_bytes_per_ns : 0;
+  ns_per_tick_ = 1 / ticks_per_ns;
   in.register_b_transport(this, &Interconnect::b_transport);
   in.register_transport_dbg(this, &Interconnect::transport_dbg);
   routed_ = &stats_.counter("routed", "transactions", "Accesses routed to a target");
@@ -76,19 +81,20 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
   ++*routed_;
   const auto port = static_cast<std::size_t>(r->port);
   // Reserve the output port for the transfer (loosely timed contention).
-  const sc_time arrive = sc_core::sc_time_stamp() + delay + sc_time(cfg_.latency_ns, SC_NS);
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time arrive = now + delay + latency_;
   sc_time start = arrive;
-  if (cfg_.port_bytes_per_ns > 0) {
-    start = std::max(arrive, port_busy_until_[port]);
-    const sc_time transfer(tx.get_data_length() / cfg_.port_bytes_per_ns, SC_NS);
-    port_busy_until_[port] = start + transfer;
-    *port_stats_[port].busy_ns += transfer.to_seconds() * 1e9;
-  }
   PortStats& ps = port_stats_[port];
+  if (ticks_per_byte_ > 0) {
+    start = std::max(arrive, port_busy_until_[port]);
+    const auto transfer = static_cast<std::uint64_t>(tx.get_data_length() * ticks_per_byte_ + 0.5);
+    port_busy_until_[port] = start + sc_time::from_value(transfer);
+    *ps.busy_ns += static_cast<double>(transfer) * ns_per_tick_;
+  }
   ++*ps.transactions;
   *ps.bytes += tx.get_data_length();
-  *ps.queue_ns += static_cast<std::uint64_t>((start - arrive).to_seconds() * 1e9 + 0.5);
-  delay = start - sc_core::sc_time_stamp();
+  *ps.queue_ns += static_cast<std::uint64_t>(static_cast<double>((start - arrive).value()) * ns_per_tick_ + 0.5);
+  delay = start - now;
   if (r->translate) tx.set_address(addr - r->base);
   out[static_cast<unsigned>(r->port)]->b_transport(tx, delay);
   tx.set_address(addr);  // initiators see their own address again

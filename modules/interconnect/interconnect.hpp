@@ -66,6 +66,8 @@ class Interconnect : public sc_core::sc_module {
   InterconnectConfig cfg_;
   std::vector<Region> regions_;
   std::vector<sc_core::sc_time> port_busy_until_;
+  sc_core::sc_time latency_;
+  double ticks_per_byte_ = 0, ns_per_tick_ = 0;
   simkit::StatGroup stats_;
   simkit::Counter *routed_, *unmapped_;
   std::vector<PortStats> port_stats_;

@@ -26,6 +26,11 @@ BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::
 
 void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
   std::uint8_t* p = line_data + geo_.offset_in_line(r.addr);
+  if (r.be.ptr == nullptr) {
+    if (r.write) std::memcpy(p, r.data, r.len);
+    else std::memcpy(r.data, p, r.len);
+    return;
+  }
   for (unsigned i = 0; i < r.len; ++i) {
     if (!r.be.on(i)) continue;
     if (r.write) p[i] = r.data[i];
@@ -162,7 +167,7 @@ Tick BankModel::flush(Tick at, bool invalidate) {
       x.dirty = false;
       ++stats_.flush_writebacks;
     }
-    if (invalidate) x.valid = false;
+    if (invalidate) tags_.invalidate(i);
   }
   return done;
 }
@@ -175,7 +180,7 @@ void BankModel::flush_dbg(bool invalidate) {
       x.dirty = false;
       ++stats_.flush_writebacks;
     }
-    if (invalidate) x.valid = false;
+    if (invalidate) tags_.invalidate(i);
   }
 }
 

@@ -40,6 +40,8 @@ class L2Geometry {
   std::uint64_t sets_;
   bool xor_hash_;
   unsigned bank_bits_;         // log2(banks) when xor_hash_ (banks is then a power of two)
+  // Power-of-two counts (the usual case) map with masks and shifts instead of divisions.
+  bool banks_pow2_, sets_pow2_;
 };
 
 }  // namespace par::l2

@@ -7,13 +7,13 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, unsigned line_bytes)
       ways_(ways),
       line_bytes_(line_bytes),
       ways_v_(static_cast<std::size_t>(sets * ways)),
+      tags_(static_cast<std::size_t>(sets * ways), 0),
       data_(static_cast<std::size_t>(sets * ways * line_bytes), 0) {}
 
 int TagArray::find(std::uint64_t set, std::uint64_t line) const {
-  for (unsigned w = 0; w < ways_; ++w) {
-    const Way& x = at(set, static_cast<int>(w));
-    if (x.valid && x.line == line) return static_cast<int>(w);
-  }
+  const std::uint64_t* t = &tags_[index(set, 0)];
+  for (unsigned w = 0; w < ways_; ++w)
+    if (t[w] == line + 1) return static_cast<int>(w);
   return kNone;
 }
 
@@ -36,6 +36,7 @@ int TagArray::victim(std::uint64_t set, Tick t) const {
 void TagArray::install(std::uint64_t set, int way, std::uint64_t line, Tick ready, bool dirty) {
   Way& x = at(set, way);
   x.line = line;
+  tags_[index(set, way)] = line + 1;
   x.ready = ready;
   x.valid = true;
   x.dirty = dirty;

@@ -47,6 +47,12 @@ class TagArray {
     return data_.data() + index(set, way) * line_bytes_;
   }
 
+  // Drops the line of way `i` (index as way_at).
+  void invalidate(std::size_t i) {
+    ways_v_[i].valid = false;
+    tags_[i] = 0;
+  }
+
   // Every way, for flushes and inspection (index = set * ways + way).
   std::size_t size() const { return ways_v_.size(); }
   Way& way_at(std::size_t i) { return ways_v_[i]; }
@@ -62,6 +68,9 @@ class TagArray {
   unsigned line_bytes_;
   std::uint64_t use_clock_ = 0;
   std::vector<Way> ways_v_;
+  // line + 1 of each valid way, 0 for an invalid one: a compact copy for the lookup (one set's
+  // tags share a cache line).
+  std::vector<std::uint64_t> tags_;
   std::vector<std::uint8_t> data_;
 };
 

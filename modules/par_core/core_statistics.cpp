@@ -68,6 +68,17 @@ CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_p
   for (int c = 0; c < kStallCauses; ++c)
     stalls_[c] = &nested_counter(stalls, stall_cause_name(static_cast<StallCause>(c)), "cycles",
                                  "Frontend stall cycles by cause");
+  auto& global = group_.group("global");
+  global_accesses_ = &global.counter("accesses", "thread-accesses", "Thread accesses outside the local-memory window");
+  global_transactions_ = &global.counter("transactions", "transactions", "Coalesced line transactions sent over the mem socket");
+  global_bytes_ = &global.counter("bytes", "bytes", "Bytes carried by those transactions");
+  global_latency_ = &global.counter("latency_sum", "cycles", "Sum of transaction latencies (leaving the core to the response)");
+  global_limit_stalls_ = &global.counter("limit_stall_cycles", "cycles",
+                                         "Cycles threads were held back by core.ls_max_outstanding");
+  global.formula("mean_latency", "cycles", "Mean transaction latency",
+                 [](const StatView& s) { return s["latency_sum"] / s["transactions"]; }, Format::fixed(2));
+  global.formula("accesses_per_transaction", "thread-accesses/transaction", "Coalescing factor",
+                 [](const StatView& s) { return s["accesses"] / s["transactions"]; }, Format::fixed(2));
   host_seconds_ = &group_.real("host_seconds", "s", "Host time spent simulating this core");
   group_.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
                  [](const StatView& s) {
@@ -95,6 +106,11 @@ void CoreStatistics::update(const CoreStats& s) {
   stall_total_->set(static_cast<std::uint64_t>(s.stall_total()));
   rob_occupancy_->set(static_cast<std::uint64_t>(s.rob_occupancy_sum));
   rob_max_->set(static_cast<std::uint64_t>(s.rob_max_occupancy));
+  global_accesses_->set(static_cast<std::uint64_t>(s.global_accesses));
+  global_transactions_->set(static_cast<std::uint64_t>(s.global_transactions));
+  global_bytes_->set(static_cast<std::uint64_t>(s.global_bytes));
+  global_latency_->set(static_cast<std::uint64_t>(s.global_latency_sum));
+  global_limit_stalls_->set(static_cast<std::uint64_t>(s.ls_limit_stall_cycles));
   host_seconds_->set(s.host_seconds);
 }
 

@@ -28,6 +28,7 @@ class CoreStatistics {
   simkit::Counter* control_[kControlKinds];
   simkit::Counter* stalls_[kStallCauses];
   simkit::Counter *stall_total_, *rob_occupancy_, *rob_max_;
+  simkit::Counter *global_accesses_, *global_transactions_, *global_bytes_, *global_latency_, *global_limit_stalls_;
   simkit::Real* host_seconds_;
 };
 

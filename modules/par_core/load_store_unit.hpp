@@ -14,7 +14,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core_config.hpp"
@@ -76,15 +75,18 @@ class LoadStoreUnit : public ThreadTiming {
  private:
   struct Line {
     std::uint64_t address = 0;
-    std::vector<std::uint8_t> data, enable;
+    std::vector<std::uint8_t> data;
+    std::vector<std::uint64_t> enable;  // bit per byte: the bytes the instruction touches
     bool issued = false;
     Cycle done = 0;
     Cycle leave = 0;  // stores: when the last writer has supplied its data
     int first_slot = -1;  // named by a fault
   };
-  Line& line_for(std::uint64_t addr);
+  std::uint32_t line_for(std::uint64_t addr);
+  Line& line_of_slot(int slot) { return lines_[slot_line_[static_cast<std::size_t>(slot)]]; }
   Cycle admit(Cycle at);  // outstanding limit
   bool issue(Line& line, Cycle at);
+  bool send(Line& line, std::size_t begin, std::size_t end, Cycle at);
   void deliver_loads();
 
   const CoreConfig& cfg_;
@@ -99,8 +101,21 @@ class LoadStoreUnit : public ThreadTiming {
   int size_ = 0;
   std::vector<std::vector<int>> thread_slots_;  // per thread slot k: global slots (all lanes)
   std::vector<std::uint64_t> slot_addr_;
-  std::unordered_map<std::uint64_t, std::size_t> line_index_;
+  std::vector<std::uint32_t> slot_line_;  // per slot: index of its line in lines_
+  // Line address -> index in lines_: open addressing, entries valid only with the current
+  // instruction's stamp, so starting an instruction clears nothing.
+  struct IndexEntry {
+    std::uint64_t address = 0;
+    std::uint32_t line = 0;
+    std::uint32_t stamp = 0;
+  };
+  std::vector<IndexEntry> line_index_;
+  std::uint32_t stamp_ = 0;
+  // Lines of the current instruction are lines_[0 .. line_count_); the storage of earlier
+  // instructions' lines is reused, so the hot path does not allocate.
   std::vector<Line> lines_;
+  std::size_t line_count_ = 0;
+  std::vector<std::size_t> store_order_;
   std::vector<Cycle> thread_done_;
   std::vector<Cycle> in_flight_;  // completion cycles of outstanding transactions (min-heap)
   GlobalFault fault_;

@@ -81,7 +81,8 @@ void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
 
 bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len,
                        const std::uint8_t* byte_enable, Cycle cycle, Cycle& done, std::string& error) {
-  tlm::tlm_generic_payload tx;
+  // One payload object serves every access: only this core's thread issues them, one at a time.
+  tlm::tlm_generic_payload& tx = mem_payload_;
   tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   tx.set_address(addr);
   tx.set_data_ptr(data);
@@ -102,8 +103,8 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
     return false;
   }
   // Back in the core in the first cycle at or after the annotated completion.
-  const double cycles = ((now + delay) - packet_start_) / period_;
-  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(std::ceil(cycles - 1e-9)));
+  const sc_dt::uint64 ticks = ((now + delay) - packet_start_).value(), period = period_.value();
+  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>((ticks + period - 1) / period));
   return true;
 }
 

@@ -49,7 +49,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
                 Cycle cycle, Cycle& done, std::string& error) override;
   void reached(Cycle cycle) override;
-  sc_core::sc_time at_cycle(Cycle c) const { return packet_start_ + period_ * static_cast<double>(c); }
+  sc_core::sc_time at_cycle(Cycle c) const {
+    return packet_start_ + sc_core::sc_time::from_value(period_.value() * static_cast<sc_dt::uint64>(c));
+  }
 
   const CoreConfig& cfg_;
   const sc_core::sc_time period_;
@@ -65,6 +67,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   CoreStats total_;
   std::vector<CoreStats> per_packet_;
   std::vector<ThreadRegisters> captured_;
+  tlm::tlm_generic_payload mem_payload_;
 };
 
 }  // namespace par::core

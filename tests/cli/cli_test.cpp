@@ -1,60 +1,24 @@
 // End-to-end tests of the parsys command: exit status, messages, report, output directory.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "par/simkit/options.hpp"
 #include "platform_options.hpp"
 #include "program_runner.hpp"
+#include "../support/parsys_cli.hpp"
 #include "../support/sc_isolation.hpp"
 
 PARSYS_DEFINE_SC_MAIN
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out;  // stdout and stderr, interleaved
-};
+using namespace par::testing;
+using Result = CliResult;
 
-Result parsys(const std::string& args) {
-  const std::string cmd = std::string(PARSYS_BIN) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string kernel(const std::string& name) { return std::string(PARSYS_SOURCE_DIR) + "/sw/kernels/" + name; }
-
-std::string temp_dir(const std::string& name) {
-  const std::string d = std::string(::testing::TempDir()) + "parsys_cli_" + name;
-  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
-  return d;
-}
-
-std::string write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream f(path);
-  return nlohmann::json::parse(f);
-}
-
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+std::string kernel(const std::string& name) { return kernel_file(name); }
 
 TEST(Cli, HelpListsEveryOptionWithItsDefault) {
   const Result r = parsys("--help");

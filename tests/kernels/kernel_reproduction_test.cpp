@@ -16,13 +16,6 @@ namespace {
 
 using testing::kernel_run;
 
-// Relative tolerance of a row (the acceptance criteria of the project).
-double tolerance(const KernelInfo& k, int threads_per_lane) {
-  if (k.name == "gs") return threads_per_lane <= 2 ? 0.10 : 0.02;
-  if (k.name == "rgb_yiq") return threads_per_lane == 2 ? 0.05 : 0.005;
-  return 0.005;
-}
-
 double rel_error(double value, double reference) { return (value - reference) / reference; }
 
 struct Row {
@@ -48,7 +41,7 @@ TEST_P(Reproduction, CyclesAndMetricsWithinTolerance) {
   const KernelInfo& k = kernel(GetParam().kernel);
   const PublishedRow& pub = k.published[static_cast<std::size_t>(GetParam().index)];
   const int t = pub.threads_per_lane;
-  const double tol = tolerance(k, t);
+  const double tol = par::kernels::reproduction_tolerance(k, t);
   const core::ProgramRun& run = kernel_run(k, 1, t);
   ASSERT_TRUE(run.ok) << run.error;
   const core::CoreStats& s = run.stats;

@@ -62,6 +62,10 @@ struct KernelInfo {
 
 // The seven kernels in the order of the thesis tables: DMMM, JIM, GS, RGB-YIQ, RGB-CMYK, HPF, SVA.
 const std::vector<KernelInfo>& kernel_table();
+// Relative tolerance within which a simulated row must match the published one (the project's
+// acceptance criteria for the single-lane reproduction).
+double reproduction_tolerance(const KernelInfo& k, int threads_per_lane);
+
 // The entry named `name`; throws std::out_of_range for an unknown name.
 const KernelInfo& kernel(std::string_view name);
 // Absolute path of the kernel's source file (sw/kernels/<file> of this source tree).

@@ -1,0 +1,68 @@
+// Helpers for end-to-end tests that run the parsys executable (PARSYS_BIN) as a user would:
+// exit status, combined output, temporary directories and the files a run writes.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace par::testing {
+
+struct CliResult {
+  int status = -1;
+  std::string out;  // stdout and stderr, interleaved
+};
+
+// Runs `parsys ARGS` through the shell.
+inline CliResult parsys(const std::string& args) {
+  const std::string cmd = std::string(PARSYS_BIN) + " " + args + " 2>&1";
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+inline std::string source_path(const std::string& relative) { return std::string(PARSYS_SOURCE_DIR) + "/" + relative; }
+inline std::string kernel_file(const std::string& name) { return source_path("sw/kernels/" + name); }
+inline std::string config_file(const std::string& name) { return source_path("platform/configs/" + name); }
+
+// An empty directory of its own for one test.
+inline std::string temp_dir(const std::string& name) {
+  const std::string d = std::string(::testing::TempDir()) + "parsys_cli_" + name;
+  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
+  return d;
+}
+
+inline std::string write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  std::ifstream f(path);
+  return nlohmann::json::parse(f);
+}
+
+inline bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+}  // namespace par::testing
