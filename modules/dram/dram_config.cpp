@@ -54,7 +54,7 @@ bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 class Checker {
  public:
-  explicit Checker(std::vector<std::string>& errors) : e_(errors) {}
+  Checker(std::vector<std::string>& errors, std::string prefix) : e_(errors), prefix_(std::move(prefix)) {}
   bool range(const char* name, double v, double lo, double hi) {
     if (v >= lo && v <= hi) return true;
     add(name, num(v) + " is out of range " + num(lo) + ".." + num(hi));
@@ -69,11 +69,12 @@ class Checker {
     if (v < bound) add(name, num(v) + " is less than " + what + " = " + num(bound));
   }
   void add(const char* name, const std::string& why) {
-    e_.push_back(std::string("dram.") + name + ": " + why);
+    e_.push_back(prefix_ + "." + name + ": " + why);
   }
 
  private:
   std::vector<std::string>& e_;
+  std::string prefix_;
 };
 
 Tick ticks(double cycles) { return static_cast<Tick>(std::llround(cycles * 2)); }
@@ -103,7 +104,7 @@ DramConfig DramConfig::resolved() const {
 
 std::vector<std::string> DramConfig::validate() const {
   std::vector<std::string> errors;
-  Checker check(errors);
+  Checker check(errors, option_prefix);
   const DramConfig c = resolved();
 
   bool geometry = check.range("channels", c.channels, 1, 64) && check.pow2("channels", c.channels);
@@ -207,54 +208,56 @@ simkit::Json DramConfig::to_json() const {
   return j;
 }
 
-void register_options(simkit::OptionRegistry& reg, DramConfig& c) {
-  reg.add_enum("dram.preset", c.preset,
+void register_options(simkit::OptionRegistry& reg, DramConfig& c, const std::string& prefix) {
+  c.option_prefix = prefix;
+  const std::string p = prefix + ".";
+  reg.add_enum(p + "preset", c.preset,
                "Device preset; it gives every geometry and timing option left unset.",
                {{"lpddr3-1866", Preset::Lpddr3_1866},
                 {"ddr-333", Preset::Ddr_333},
                 {"ddr3-1600", Preset::Ddr3_1600},
                 {"ddr4-2400", Preset::Ddr4_2400}});
-  reg.add("dram.channels", c.channels, "Channels (independent buses and controllers); 0 = preset.")
+  reg.add(p + "channels", c.channels, "Channels (independent buses and controllers); 0 = preset.")
       .range(0, 64);
-  reg.add("dram.ranks", c.ranks, "Ranks per channel; 0 = preset.").range(0, 16);
-  reg.add("dram.banks", c.banks, "Banks per rank; 0 = preset.").range(0, 256);
-  reg.add("dram.bank_groups", c.bank_groups,
+  reg.add(p + "ranks", c.ranks, "Ranks per channel; 0 = preset.").range(0, 16);
+  reg.add(p + "banks", c.banks, "Banks per rank; 0 = preset.").range(0, 256);
+  reg.add(p + "bank_groups", c.bank_groups,
           "Bank groups per rank (bank b is in group b mod groups; 1 = none); 0 = preset.")
       .range(0, 256);
-  reg.add("dram.rows", c.rows, "Rows per bank; 0 = preset.").range(0, 1 << 24);
-  reg.add("dram.row_bytes", c.row_bytes,
+  reg.add(p + "rows", c.rows, "Rows per bank; 0 = preset.").range(0, 1 << 24);
+  reg.add(p + "row_bytes", c.row_bytes,
           "Row (page) size of a rank in bytes, across all its devices; 0 = preset.")
       .range(0, 1 << 20);
-  reg.add("dram.bus_bits", c.bus_bits, "Data-bus width of a channel in bits; 0 = preset.")
+  reg.add(p + "bus_bits", c.bus_bits, "Data-bus width of a channel in bits; 0 = preset.")
       .range(0, 1024);
-  reg.add("dram.burst_length", c.burst_length,
+  reg.add(p + "burst_length", c.burst_length,
           "Burst length in beats (two beats per clock); 0 = preset.")
       .range(0, 32);
-  reg.add("dram.clock_mhz", c.clock_mhz,
+  reg.add(p + "clock_mhz", c.clock_mhz,
           "Command clock in MHz (the data rate is twice this); 0 = preset.")
       .range(0, 10000);
   for (const TimingField& t : kTimings)
-    reg.add(std::string("dram.") + t.name, c.*(t.member),
+    reg.add(p + t.name, c.*(t.member),
             std::string(t.help) + " Clock cycles (multiples of 0.5); -1 = preset.")
         .range(-1, t.hi);
-  reg.add("dram.mapping", c.mapping,
+  reg.add(p + "mapping", c.mapping,
           "Address bit order, most significant first, of row, rank, bank, channel, column; "
           "'name:N' takes N bits of a field (e.g. row,rank,bank,column:6,channel,column:6). "
           "Empty = preset.");
-  reg.add_enum("dram.scheduler", c.scheduler,
+  reg.add_enum(p + "scheduler", c.scheduler,
                "Request scheduling: frfcfs (row hits first, gaps used) or fcfs (call order).",
                {{"frfcfs", Scheduler::FrFcfs}, {"fcfs", Scheduler::Fcfs}});
-  reg.add_enum("dram.page_policy", c.page_policy,
+  reg.add_enum(p + "page_policy", c.page_policy,
                "Row-buffer policy: open (rows stay open) or closed (precharge after each access).",
                {{"open", PagePolicy::Open}, {"closed", PagePolicy::Closed}});
-  reg.add("dram.queue_depth", c.queue_depth,
+  reg.add(p + "queue_depth", c.queue_depth,
           "Request-queue entries (bursts) per channel; a full queue delays new requests.")
       .range(1, 4096);
-  reg.add("dram.refresh", c.refresh, "Model refresh (all-bank, every tREFI, for tRFC).");
-  reg.add("dram.frontend_cycles", c.frontend_cycles,
+  reg.add(p + "refresh", c.refresh, "Model refresh (all-bank, every tREFI, for tRFC).");
+  reg.add(p + "frontend_cycles", c.frontend_cycles,
           "Controller/PHY cycles added to every request before it is scheduled.")
       .range(0, 100000);
-  reg.add("dram.bank_stats", c.bank_stats, "Per-bank counters in the statistics.");
+  reg.add(p + "bank_stats", c.bank_stats, "Per-bank counters in the statistics.");
 }
 
 EngineParams engine_params(const DramConfig& c) {

@@ -74,10 +74,11 @@ struct DramConfig {
   bool refresh = true;
   unsigned frontend_cycles = 0;  // controller/PHY cycles added before a request is scheduled
   bool bank_stats = false;       // per-bank counters in the statistics
+  std::string option_prefix = "dram";  // names the options in messages ("host_mem" for host memory)
 
   // Every unset field filled from the preset.
   DramConfig resolved() const;
-  // Every problem of the resolved configuration as "dram.<option>: <why>"; empty when valid.
+  // Every problem of the resolved configuration as "<prefix>.<option>: <why>"; empty when valid.
   std::vector<std::string> validate() const;
 
   // Derived values (of a resolved configuration).
@@ -92,8 +93,9 @@ struct DramConfig {
   simkit::Json to_json() const;
 };
 
-// Registers every field as `dram.<name>`.
-void register_options(simkit::OptionRegistry& reg, DramConfig& cfg);
+// Registers every field as `<prefix>.<name>` (a platform may hold several DRAMs: device DRAM,
+// host memory) and records the prefix for validation messages.
+void register_options(simkit::OptionRegistry& reg, DramConfig& cfg, const std::string& prefix = "dram");
 
 // The engine's parameters of a resolved, valid configuration (cycles -> half-cycle ticks).
 EngineParams engine_params(const DramConfig& resolved);

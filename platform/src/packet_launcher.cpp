@@ -1,50 +1,46 @@
 #include "packet_launcher.hpp"
 
-#include <algorithm>
+#include "thread_scheduler_regs.hpp"
 
 namespace par::platform {
 
-PacketLauncher::PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet, int repeat)
-    : sc_module(name), out("out"), packet_(packet), repeat_(repeat) {
+PacketLauncher::PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet,
+                               std::uint64_t scheduler_base, int repeat)
+    : sc_module(name), out("out"), packet_(packet), base_(scheduler_base), repeat_(repeat) {
   SC_HAS_PROCESS(PacketLauncher);
   SC_THREAD(run);
 }
 
-bool PacketLauncher::launch_share(unsigned core, const core::PacketDescriptor& share) {
-  core::PacketDescriptor d = share;
+bool PacketLauncher::access(tlm::tlm_command cmd, std::uint64_t offset, void* data, unsigned len,
+                            sc_core::sc_time& delay) {
   tlm::tlm_generic_payload tx;
-  tx.set_command(tlm::TLM_WRITE_COMMAND);
-  tx.set_address(core::kCtrlLaunch);
-  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&d));
-  tx.set_data_length(sizeof d);
-  tx.set_streaming_width(sizeof d);
+  tx.set_command(cmd);
+  tx.set_address(base_ + offset);
+  tx.set_data_ptr(static_cast<unsigned char*>(data));
+  tx.set_data_length(len);
+  tx.set_streaming_width(len);
   tx.set_byte_enable_ptr(nullptr);
+  tx.set_dmi_allowed(false);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  out[core]->b_transport(tx, delay);
+  out->b_transport(tx, delay);
   return tx.is_response_ok();
 }
 
 void PacketLauncher::run() {
   ok_ = true;
-  const unsigned cores = static_cast<unsigned>(out.size());
-  const std::int64_t n = std::max<std::int64_t>(packet_.threads, 0);
-  const std::int64_t per_core = (n + cores - 1) / cores;
+  // The whole staging block in one burst: START, THREADS, no flag, I1..I15.
+  std::uint64_t staging[sched::kStagingEnd / 8] = {};
+  staging[sched::kRegStart / 8] = packet_.start;
+  staging[sched::kRegThreads / 8] = static_cast<std::uint64_t>(packet_.threads);
+  for (unsigned k = 1; k < sched::kInheritedCount; ++k) staging[sched::reg_inherited(k) / 8] = packet_.inherited[k];
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   for (int i = 0; i < repeat_ && ok_; ++i) {
-    // One thread per core: the shares run concurrently; the launch ends when all are done.
-    std::vector<sc_core::sc_process_handle> shares;
-    for (unsigned c = 0; c < cores; ++c) {
-      core::PacketDescriptor share = packet_;
-      share.first_thread = packet_.first_thread + static_cast<std::uint64_t>(std::min<std::int64_t>(n, per_core * c));
-      share.threads = std::min<std::int64_t>(n, per_core * (c + 1)) - std::min<std::int64_t>(n, per_core * c);
-      if (share.threads <= 0) continue;
-      shares.push_back(sc_core::sc_spawn([this, c, share] {
-        if (!launch_share(c, share)) ok_ = false;
-      }));
-    }
-    for (auto& h : shares)
-      if (!h.terminated()) sc_core::wait(h.terminated_event());
+    std::uint64_t word = 0;
+    ok_ = access(tlm::TLM_WRITE_COMMAND, 0, staging, sizeof staging, delay) &&
+          access(tlm::TLM_WRITE_COMMAND, sched::kRegDoorbell, &word, 8, delay) &&
+          access(tlm::TLM_READ_COMMAND, sched::kRegWait, &word, 8, delay);
   }
+  sc_core::wait(delay);
   finished_ = sc_core::sc_time_stamp();
   sc_core::sc_stop();
 }

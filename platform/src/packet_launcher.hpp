@@ -1,15 +1,14 @@
-// Launches the packet of a .PAR program on the PAR cores over TLM and stops the simulation when
-// every share has completed: the stand-alone setting of the 2011 simulator. With C cores the
-// packet is split statically into C contiguous shares of the thread range (i0 stays the global
-// thread index). The thread scheduler of the full platform replaces this module.
+// Launches the packet of a .PAR program through the thread scheduler and stops the simulation
+// when it has completed: the stand-alone setting of the 2011 simulator, where no host program
+// runs. It programs the scheduler's registers as a host would (one staging burst, DOORBELL, a
+// blocking WAIT read), but from the device side, so no link time is involved.
 #pragma once
 
-#include <string>
-#include <vector>
+#include <cstdint>
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include "packet_descriptor.hpp"
 
@@ -17,19 +16,21 @@ namespace par::platform {
 
 class PacketLauncher : public sc_core::sc_module {
  public:
-  // One binding per core, in core order.
-  tlm_utils::multi_passthrough_initiator_socket<PacketLauncher> out;
+  tlm_utils::simple_initiator_socket<PacketLauncher> out;
 
-  // Launches `packet` `repeat` times, each after the previous one completed on every core.
-  PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet, int repeat = 1);
+  // Launches `packet` `repeat` times, each after the previous one completed, through the
+  // scheduler registers at `scheduler_base`.
+  PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet, std::uint64_t scheduler_base,
+                 int repeat = 1);
   bool ok() const { return ok_; }
   sc_core::sc_time finished_at() const { return finished_; }
 
  private:
   void run();
-  bool launch_share(unsigned core, const core::PacketDescriptor& share);
+  bool access(tlm::tlm_command cmd, std::uint64_t offset, void* data, unsigned len, sc_core::sc_time& delay);
 
   core::PacketDescriptor packet_;
+  std::uint64_t base_;
   int repeat_;
   bool ok_ = false;
   sc_core::sc_time finished_;

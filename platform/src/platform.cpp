@@ -25,6 +25,15 @@ std::vector<std::string> PlatformConfig::validate() const {
   if (run.functional_width < 1 || run.functional_width > (1 << 20))
     e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
   for (const std::string& m : bus.validate()) e.push_back(m);
+  for (const std::string& m : scheduler.validate()) e.push_back(m);
+  if (scheduler_base < core.local_mem_base + core.local_mem_size &&
+      core.local_mem_base < scheduler_base + sched::kRegSpaceEnd) {
+    std::ostringstream os;
+    os << "platform.scheduler_base: the scheduler registers at 0x" << std::hex << scheduler_base
+       << " overlap the local memory window [0x" << core.local_mem_base << ", 0x"
+       << core.local_mem_base + core.local_mem_size << ")";
+    e.push_back(os.str());
+  }
   if (memory == MemorySystem::L2Dram)
     for (const std::string& m : l2.validate()) e.push_back(m);
   if (memory != MemorySystem::Local) {
@@ -66,17 +75,23 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   }
   if (cfg_.memory != MemorySystem::Local) {
     dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
-    const interconnect::Region region{"dram", cfg_.global_base, dram_->capacity(), 0, true};
+    const interconnect::Region region{"dram", cfg_.global_base, dram_->capacity()};
     if (cfg_.memory == MemorySystem::L2Dram) {
       l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
-      bus_->out.bind(l2_->in);
       for (unsigned b = 0; b < l2_->banks(); ++b) l2_->bank(b).mem.bind(dram_->in);
+      error_ = bus_->attach(l2_->in, {region});
     } else {
-      bus_->out.bind(dram_->in);
+      error_ = bus_->attach(dram_->in, {region});
     }
-    error_ = bus_->add_region(region);
     if (!error_.empty()) return;
   }
+
+  // The thread scheduler splits packets over the cores; its registers sit on the interconnect.
+  scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
+  for (auto& c : cores_) scheduler_->cores.bind(c->ctrl);
+  scheduler_->notify.bind(bus_->in);
+  error_ = bus_->attach(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
+  if (!error_.empty()) return;
 
   // Data sections in the local window go to every core's local memory, the rest to global
   // memory once the platform is elaborated (run()).
@@ -90,7 +105,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   for (const isa::DataSection& d : program_.data) {
     if (d.bytes.empty() || cores_[0]->local_memory().contains(d.address, d.bytes.size())) continue;
     const interconnect::Region* r = bus_->region_of(d.address);
-    if (r == nullptr || d.bytes.size() > r->size - (d.address - r->base)) {
+    if (r == nullptr || r->name == "scheduler" || d.bytes.size() > r->size - (d.address - r->base)) {
       std::ostringstream os;
       os << "data section at 0x" << std::hex << d.address << std::dec << " (" << d.bytes.size()
          << " bytes) is neither in the local memory [0x" << std::hex << cfg_.core.local_mem_base << ", 0x"
@@ -101,13 +116,13 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     }
   }
 
-  // The stand-alone setting: the program's packet, split over the cores.
+  // The stand-alone setting: the program's packet, launched through the scheduler.
   core::PacketDescriptor packet;
   packet.start = program_.start;
   packet.threads = program_.threads;
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
-  launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.run.repeat);
-  for (auto& c : cores_) launcher_->out.bind(c->ctrl);
+  launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
+  launcher_->out.bind(bus_->in);
 }
 
 Platform::~Platform() = default;
@@ -151,7 +166,7 @@ std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::s
 }
 
 std::vector<simkit::StatGroup*> Platform::module_stats() {
-  std::vector<simkit::StatGroup*> g{&bus_->stats()};
+  std::vector<simkit::StatGroup*> g{&bus_->stats(), &scheduler_->stats()};
   if (l2_) g.push_back(&l2_->stats());
   if (dram_) g.push_back(&dram_->stats());
   return g;
@@ -175,7 +190,7 @@ bool Platform::run() {
       return false;
     }
   if (!launcher_->ok()) {
-    error_ = "the packet did not complete";
+    error_ = scheduler_->error().empty() ? "the packet did not complete" : scheduler_->error();
     return false;
   }
   return true;

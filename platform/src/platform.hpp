@@ -14,6 +14,7 @@
 #include "par/simkit/stats.hpp"
 #include "par_core.hpp"
 #include "platform_config.hpp"
+#include "thread_scheduler.hpp"
 
 namespace par::platform {
 
@@ -35,6 +36,7 @@ class Platform {
   interconnect::Interconnect& bus() { return *bus_; }
   l2::L2* l2() { return l2_.get(); }
   dram::Dram* dram() { return dram_.get(); }
+  sched::ThreadScheduler& scheduler() { return *scheduler_; }
   const isa::Program& program() const { return program_; }
   double host_seconds() const { return host_seconds_; }
   sc_core::sc_time simulated_time() const { return sim_time_; }
@@ -56,6 +58,7 @@ class Platform {
   std::unique_ptr<l2::L2> l2_;
   std::unique_ptr<dram::Dram> dram_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
+  std::unique_ptr<sched::ThreadScheduler> scheduler_;
   std::unique_ptr<PacketLauncher> launcher_;
   std::string error_;
   double host_seconds_ = 0;

@@ -10,6 +10,7 @@
 #include "interconnect.hpp"
 #include "l2_config.hpp"
 #include "packet_engine.hpp"
+#include "scheduler_config.hpp"
 
 namespace par::platform {
 
@@ -32,10 +33,12 @@ struct PlatformConfig {
   int cores = 1;
   MemorySystem memory = MemorySystem::Local;
   std::uint64_t global_base = 0;  // device DRAM's first byte address
+  std::uint64_t scheduler_base = 0x1000000000;  // the thread scheduler's register window (device)
   core::CoreConfig core;
   interconnect::InterconnectConfig bus;
   l2::L2Config l2;
   dram::DramConfig dram;
+  sched::SchedulerConfig scheduler;
   RunConfig run;
 
   std::vector<std::string> validate() const;

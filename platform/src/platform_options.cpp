@@ -4,6 +4,7 @@
 #include "dram_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
+#include "scheduler_config.hpp"
 
 namespace par::platform {
 
@@ -14,6 +15,8 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
                "device DRAM, or banked L2 in front of device DRAM.",
                {{"local", MemorySystem::Local}, {"dram", MemorySystem::Dram}, {"l2_dram", MemorySystem::L2Dram}});
   reg.add("platform.global_base", cfg.global_base, "First byte address of device DRAM.").hex();
+  reg.add("platform.scheduler_base", cfg.scheduler_base,
+          "Device address of the thread scheduler's register window (0x148 bytes).").hex();
   reg.add_enum("run.mode", cfg.run.mode, "Timing (cycle-level) or functional (no timing, as fast as possible).",
                {{"timing", core::RunMode::Timing}, {"functional", core::RunMode::Functional}});
   reg.add("run.clock_mhz", cfg.run.clock_mhz, "PAR core clock in MHz (converts cycles to simulated time).")
@@ -29,6 +32,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   core::register_options(reg, cfg.core);
   l2::register_options(reg, cfg.l2);
   dram::register_options(reg, cfg.dram);
+  sched::register_options(reg, cfg.scheduler);
 }
 
 }  // namespace par::platform

@@ -66,11 +66,24 @@ void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
   }
 }
 
+// The cores as one platform: counts summed, time the longest core's, lanes of all cores.
+core::CoreStats side_by_side(const std::vector<core::CoreStats>& cores) {
+  core::CoreStats all = cores.front();
+  for (std::size_t c = 1; c < cores.size(); ++c) all.accumulate(cores[c]);
+  all.cycles = 0;
+  for (const core::CoreStats& c : cores) all.cycles = std::max(all.cycles, c.cycles);
+  all.lanes = cores.front().lanes * static_cast<int>(cores.size());
+  return all;
+}
+
 }  // namespace
 
 void write_report(std::ostream& os, const RunSummary& r) {
-  const core::CoreStats& s = r.core;
   const PlatformConfig& cfg = *r.cfg;
+  // With several cores the headline is the platform's: the cores run side by side, so its time is
+  // the longest core's and its throughput the sum; per-core utilisations follow, one line each.
+  const bool several = r.cores.size() > 1;
+  const core::CoreStats s = several ? side_by_side(r.cores) : r.core;
   const bool timed = cfg.run.mode == core::RunMode::Timing;
   os << "parsys run " << r.program << '\n';
   os << "  platform: " << cfg.cores << " PAR core" << (cfg.cores > 1 ? "s" : "") << ", L = " << cfg.core.lanes
@@ -102,6 +115,8 @@ void write_report(std::ostream& os, const RunSummary& r) {
     line(os, "Instructions per FU", per_fu.str());
     line(os, "IPC", fix2(s.ipc()) + "   (with compare-unit instructions: " + fix2(s.ipc_with_cmp()) + ")");
     line(os, "FPU throughput", fix2(s.fpu_throughput()));
+  }
+  if (timed && !several) {
     line(os, "ALU utilisation", pct(s.utilization(Unit::Alu)));
     line(os, "Compare-unit utilisation", pct(s.utilization(Unit::Cmp)));
     line(os, "L/S-unit utilisation", pct(s.utilization(Unit::Ls)));
@@ -118,11 +133,10 @@ void write_report(std::ostream& os, const RunSummary& r) {
     }
     line(os, "Stall cycles", st.str());
     line(os, "FPU utilisation", pct(s.utilization(Unit::Fpu)));
-  } else {
-    line(os, "Instructions per FU", per_fu.str());
   }
+  if (!timed) line(os, "Instructions per FU", per_fu.str());
   line(os, "Thread-instructions", per_fu_thread.str() + "  control " + std::to_string(control) + " (" + ctl.str() + ")");
-  if (r.cores.size() > 1) {
+  if (several) {
     for (std::size_t c = 0; c < r.cores.size(); ++c) {
       const core::CoreStats& cs = r.cores[c];
       std::ostringstream os2;

@@ -46,7 +46,11 @@ TEST(Platform, RunsPacketOverTlmLikeTheEngine) {
     core::ProgramRun direct = core::run_program(program, cfg.core);
     ASSERT_TRUE(direct.ok);
     EXPECT_EQ(p.core(0).total_stats().cycles, direct.stats.cycles);
-    EXPECT_EQ(p.simulated_time(), sc_core::sc_time(2.0 * static_cast<double>(direct.stats.cycles), sc_core::SC_NS));
+    // The launch costs the staging write and the doorbell (one register access each) and the
+    // dispatch of the share to the core, before the core's own time.
+    const double launch_ns = 2 * cfg.scheduler.register_latency_ns + cfg.scheduler.dispatch_latency_ns;
+    EXPECT_EQ(p.simulated_time(),
+              sc_core::sc_time(launch_ns + 2.0 * static_cast<double>(direct.stats.cycles), sc_core::SC_NS));
     const double expected[] = {1.0, 3.5, 6.0, 8.5, 11.0, 13.5, 16.0, 18.5, 21.0, 23.5};
     for (int i = 0; i < 10; ++i) {
       std::uint64_t raw = p.core(0).local_memory().load(0x10C0 + 8 * static_cast<std::uint64_t>(i), 8);
