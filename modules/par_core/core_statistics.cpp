@@ -55,9 +55,9 @@ CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_p
                  [L](const StatView& s) { return s["thread_instructions.fpu"] / (s["cycles"] * L); }, Format::fixed(2));
   auto& util = group_.group("utilization");
   for (int u = 0; u < isa::kBackendUnits; ++u) {
-    const std::string key = std::string("instructions.") + kUnitNames[u];
+    const std::string key = std::string("../instructions.") + kUnitNames[u];
     util.formula(kUnitNames[u], "ratio", "Busy cycles / (C x L); every slot is stepped through the FU",
-                 [key, T](const StatView& s) { return s[key] * T / s["cycles"]; }, Format::percent(2));
+                 [key, T](const StatView& s) { return s[key] * T / s["../cycles"]; }, Format::percent(2));
   }
   rob_occupancy_ = &group_.counter("rob_occupancy", "entry-cycles", "Sum over cycles of occupied ROB entries (one lane)");
   group_.formula("rob_utilization", "ratio", "Mean ROB occupancy / core.rob_size",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 
 namespace par::core {
 
@@ -29,7 +30,8 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
 void ParCore::run_thread() {
   for (;;) {
     sc_core::wait(start_);
-    CoreStats stats;
+    CoreStats& stats = running_;
+    stats = CoreStats();
     Packet packet;
     packet.start = pending_.start;
     packet.threads = pending_.threads;
@@ -37,7 +39,9 @@ void ParCore::run_thread() {
     std::memcpy(packet.inherited, pending_.inherited, sizeof packet.inherited);
     std::string error;
     packet_start_ = sc_core::sc_time_stamp();
+    in_engine_ = true;
     last_ok_ = engine_.run(packet, stats, &error);
+    in_engine_ = false;
     const auto& regs = engine_.captured_registers();
     captured_.insert(captured_.end(), regs.begin(), regs.end());
     if (!last_ok_ && error_.empty()) error_ = error;
@@ -50,6 +54,16 @@ void ParCore::run_thread() {
     busy_ = false;
     done_.notify(sc_core::SC_ZERO_TIME);
   }
+}
+
+std::int64_t ParCore::threads_started() const { return total_.threads + (in_engine_ ? running_.threads : 0); }
+
+std::string ParCore::pending_work() const {
+  if (!busy_) return "";
+  std::ostringstream os;
+  os << "running threads " << pending_.first_thread << ".." << pending_.first_thread + static_cast<std::uint64_t>(pending_.threads) - 1
+     << " (launched at " << packet_start_ << ", " << running_.threads << " started)";
+  return os.str();
 }
 
 void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {

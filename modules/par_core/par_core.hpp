@@ -39,6 +39,10 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   const std::vector<CoreStats>& packet_stats() const { return per_packet_; }
   const std::string& error() const { return error_; }
   bool failed() const { return !error_.empty(); }
+  // Threads of all launches so far that have started (progress of a long packet).
+  std::int64_t threads_started() const;
+  // What the core is busy with ("" when idle), for the deadlock watchdog.
+  std::string pending_work() const;
   // Final registers of chosen threads (see PacketEngine::capture_registers).
   void capture_registers(std::uint64_t first, std::uint64_t count) { engine_.capture_registers(first, count); }
   const std::vector<ThreadRegisters>& captured_registers() const { return captured_; }
@@ -61,6 +65,8 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   PacketEngine engine_;
   sc_core::sc_event start_, done_;
   bool busy_ = false;
+  bool in_engine_ = false;
+  CoreStats running_;  // the statistics of the packet being run
   PacketDescriptor pending_;
   bool last_ok_ = true;
   std::string error_;

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 
 #include "core_statistics.hpp"
@@ -35,7 +37,7 @@ using namespace par;
 
 namespace {
 
-constexpr int kOk = 0, kFailed = 1, kUsage = 2;
+constexpr int kOk = 0, kFailed = 1, kUsage = 2, kInterrupted = 130;
 
 const char* kUsageText =
     "usage: parsys <command> [options]\n"
@@ -234,6 +236,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "dump-regs", po::value<std::string>(), "final registers of threads FIRST[:COUNT]")(
       "mode", po::value<std::string>(), "timing or functional (same as --run.mode)")(
       "max-cycles", po::value<std::string>(), "run limit in cycles (same as --core.max_cycles)")(
+      "max-host-seconds", po::value<std::string>(), "stop after this much host time (same as --run.max_host_seconds)")(
       "quiet,q", po::bool_switch(), "no report on standard output")(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
@@ -257,6 +260,8 @@ int cmd_run(const std::vector<std::string>& args) {
   reg_args.insert(reg_args.end(), cl.module_args.begin(), cl.module_args.end());
   if (cl.vm.count("mode")) reg_args.push_back("--run.mode=" + cl.vm["mode"].as<std::string>());
   if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
+  if (cl.vm.count("max-host-seconds"))
+    reg_args.push_back("--run.max_host_seconds=" + cl.vm["max-host-seconds"].as<std::string>());
   const simkit::ParseResult parsed = reg.parse(reg_args);
   bool usage_error = !parsed.ok();
   for (const std::string& e : parsed.errors) std::cerr << "parsys: " << e << '\n';
@@ -310,7 +315,12 @@ int cmd_run(const std::vector<std::string>& args) {
     return kUsage;
   }
   if (reg_count > 0) plat.core(0).capture_registers(reg_first, reg_count);
-  const bool ok = plat.run();
+  platform::RunLimits limits;
+  limits.max_host_seconds = cfg.run.max_host_seconds;
+  limits.progress = cfg.run.progress == platform::Progress::On ||
+                    (cfg.run.progress == platform::Progress::Auto && isatty(STDERR_FILENO) != 0);
+  platform::install_interrupt_handler();
+  const bool ok = plat.run(limits);
   core::ParCore& core0 = plat.core(0);
 
   for (platform::MemoryDump& d : dumps) {
@@ -349,7 +359,9 @@ int cmd_run(const std::vector<std::string>& args) {
   for (const core::CoreStats& cs : summary.cores) all_thread_instructions += static_cast<std::uint64_t>(cs.total_thread_instructions());
   run_group.counter("thread_instructions", "thread-instructions", "Thread-instructions executed, all cores")
       .set(all_thread_instructions);
-  run_group.counter("launches", "packets", "Packet launches").set(static_cast<std::uint64_t>(cfg.run.repeat));
+  std::uint64_t launches = 0;
+  for (const auto& rec : plat.scheduler().packet_records()) launches += rec.done ? 1 : 0;
+  run_group.counter("launches", "packets", "Packets completed").set(launches);
   run_group.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
                     [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
                     simkit::Format::fixed(0));
@@ -358,7 +370,8 @@ int cmd_run(const std::vector<std::string>& args) {
   summary.stats = &root;
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
-  if (!cl.vm["quiet"].as<bool>() && ok) {
+  // A run stopped early (Ctrl-C, host-time limit, deadlock) still reports what it gathered.
+  if (!cl.vm["quiet"].as<bool>() && (ok || plat.stopped_early())) {
     platform::write_report(std::cout, summary);
     if (!cl.vm.count("out"))
       for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
@@ -371,6 +384,7 @@ int cmd_run(const std::vector<std::string>& args) {
       return kFailed;
     }
   }
+  if (plat.interrupted()) return kInterrupted;
   return ok ? kOk : kFailed;
 }
 

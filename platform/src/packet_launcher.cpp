@@ -42,6 +42,7 @@ void PacketLauncher::run() {
   }
   sc_core::wait(delay);
   finished_ = sc_core::sc_time_stamp();
+  done_ = true;
   sc_core::sc_stop();
 }
 

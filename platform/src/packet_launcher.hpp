@@ -23,6 +23,7 @@ class PacketLauncher : public sc_core::sc_module {
   PacketLauncher(sc_core::sc_module_name name, const core::PacketDescriptor& packet, std::uint64_t scheduler_base,
                  int repeat = 1);
   bool ok() const { return ok_; }
+  bool done() const { return done_; }
   sc_core::sc_time finished_at() const { return finished_; }
 
  private:
@@ -32,7 +33,7 @@ class PacketLauncher : public sc_core::sc_module {
   core::PacketDescriptor packet_;
   std::uint64_t base_;
   int repeat_;
-  bool ok_ = false;
+  bool ok_ = false, done_ = false;
   sc_core::sc_time finished_;
 };
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "par/simkit/format.hpp"
 #include "program_runner.hpp"
 
 namespace par::platform {
@@ -172,7 +173,36 @@ std::vector<simkit::StatGroup*> Platform::module_stats() {
   return g;
 }
 
-bool Platform::run() {
+std::string Platform::status_text() const {
+  std::ostringstream os;
+  os << simkit::format_fixed(sc_core::sc_time_stamp().to_seconds() * 1e6, 3) << " us simulated";
+  std::int64_t threads = 0;
+  for (const auto& c : cores_) threads += c->threads_started();
+  const std::size_t launched = scheduler_->packet_records().size();
+  std::size_t done = 0;
+  for (const auto& rec : scheduler_->packet_records()) done += rec.done ? 1 : 0;
+  os << ", " << done << "/" << launched << " packets done, " << threads << " threads started";
+  // The stand-alone launcher knows how much work there is.
+  const double total = static_cast<double>(program_.threads) * cfg_.run.repeat;
+  if (program_.threads > 0) os << " (" << simkit::format_fixed(100.0 * static_cast<double>(threads) / total, 1) << "%)";
+  return os.str();
+}
+
+std::string Platform::pending_work() const {
+  std::ostringstream os;
+  for (const auto& rec : scheduler_->packet_records())
+    if (!rec.done)
+      os << "\n  scheduler: packet " << rec.seq << " (start " << rec.start << ", " << rec.threads << " threads) "
+         << (rec.shares == 0 ? "waiting to be dispatched" : "waiting for its shares to complete");
+  for (const auto& c : cores_) {
+    const std::string w = c->pending_work();
+    if (!w.empty()) os << "\n  " << c->name() << ": " << w;
+  }
+  if (!launcher_->done()) os << "\n  launcher: waiting for the packet to complete (scheduler WAIT register)";
+  return os.str();
+}
+
+bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
   // The end of the run is expected; do not report it as an event.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -181,14 +211,30 @@ bool Platform::run() {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   error_ = load_global_data();
   if (!error_.empty()) return false;
-  sc_core::sc_start();
+  const RunStop stop = run_simulation(limits, [this] { return status_text(); }, std::cerr);
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  sim_time_ = launcher_->finished_at();
+  sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
+  stopped_early_ = stop != RunStop::Finished;
   for (auto& c : cores_)
     if (c->failed()) {
       error_ = c->error();
       return false;
     }
+  const std::string at = " at " + simkit::format_fixed(sc_core::sc_time_stamp().to_seconds() * 1e6, 3) + " us simulated";
+  switch (stop) {
+    case RunStop::Finished: break;
+    case RunStop::Starved:
+      error_ = "deadlock: no module can make progress" + at + "; pending work:" + pending_work();
+      return false;
+    case RunStop::Interrupted:
+      interrupted_ = true;
+      error_ = "interrupted" + at + "; the statistics cover the run so far";
+      return false;
+    case RunStop::HostTimeLimit:
+      error_ = "stopped after " + simkit::format_fixed(limits.max_host_seconds, 1) +
+               " host seconds (--max-host-seconds)" + at + "; the statistics cover the run so far";
+      return false;
+  }
   if (!launcher_->ok()) {
     error_ = scheduler_->error().empty() ? "the packet did not complete" : scheduler_->error();
     return false;

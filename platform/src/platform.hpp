@@ -14,6 +14,7 @@
 #include "par/simkit/stats.hpp"
 #include "par_core.hpp"
 #include "platform_config.hpp"
+#include "run_control.hpp"
 #include "thread_scheduler.hpp"
 
 namespace par::platform {
@@ -28,8 +29,11 @@ class Platform {
   bool ok() const { return error_.empty(); }
 
   // Loads the program's data, runs its packet to completion. Returns false with error() set when
-  // the packet failed or could not be loaded.
-  bool run();
+  // the packet failed or could not be loaded, or the run stopped early (deadlock, Ctrl-C, host
+  // time limit: stopped_early(); the statistics then cover the run so far).
+  bool run(const RunLimits& limits = {});
+  bool stopped_early() const { return stopped_early_; }
+  bool interrupted() const { return interrupted_; }
 
   core::ParCore& core(int i) { return *cores_[static_cast<std::size_t>(i)]; }
   int core_count() const { return static_cast<int>(cores_.size()); }
@@ -50,6 +54,8 @@ class Platform {
 
  private:
   std::string load_global_data();
+  std::string status_text() const;   // for the progress line
+  std::string pending_work() const;  // for the deadlock message: one line per busy module
 
   PlatformConfig cfg_;
   isa::Program program_;
@@ -62,6 +68,7 @@ class Platform {
   std::unique_ptr<PacketLauncher> launcher_;
   std::string error_;
   double host_seconds_ = 0;
+  bool stopped_early_ = false, interrupted_ = false;
   sc_core::sc_time sim_time_;
 };
 

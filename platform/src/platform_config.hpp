@@ -21,12 +21,16 @@ enum class MemorySystem {
   L2Dram,  // banked L2 in front of device DRAM
 };
 
+enum class Progress { Auto, On, Off };  // the progress line: on a terminal, always, never
+
 struct RunConfig {
   core::RunMode mode = core::RunMode::Timing;
   double clock_mhz = 1000.0;     // PAR core clock; converts cycles to simulated time
   int functional_width = 1024;   // threads side by side in functional mode
   int repeat = 1;                // launches of the packet, back to back
   double quantum_ns = 1000;      // how far a core may run ahead of SystemC time
+  double max_host_seconds = 0;   // stop the run after this much host time; 0 = no limit
+  Progress progress = Progress::Auto;
 };
 
 struct PlatformConfig {

@@ -28,6 +28,12 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("run.quantum_ns", cfg.run.quantum_ns,
           "How far a PAR core may run ahead of the SystemC time before synchronising (loosely timed).")
       .range(1e-3, 1e9);
+  reg.add("run.max_host_seconds", cfg.run.max_host_seconds,
+          "Stop the run after this much host time and report the statistics so far; 0 = no limit.")
+      .range(0, 1e9);
+  reg.add_enum("run.progress", cfg.run.progress,
+               "Progress line on stderr: auto (when stderr is a terminal), on or off.",
+               {{"auto", Progress::Auto}, {"on", Progress::On}, {"off", Progress::Off}});
   interconnect::register_options(reg, cfg.bus);
   core::register_options(reg, cfg.core);
   l2::register_options(reg, cfg.l2);

@@ -161,3 +161,32 @@ TEST(StatsDiff, TableOfADifference) {
 
 }  // namespace
 }  // namespace par::simkit
+
+namespace par::simkit {
+namespace {
+
+// A formula in a subgroup reads its enclosing group's statistics through "../", live and in a
+// difference of snapshots (core0.utilization.alu reads core0.cycles).
+TEST(StatsFormula, ParentPathsReachTheEnclosingGroup) {
+  StatGroup root;
+  StatGroup core("core0");
+  root.attach(core);
+  Counter& cycles = core.counter("cycles", "cycles", "time");
+  Counter& busy = core.group("busy").counter("alu", "cycles", "busy");
+  core.group("utilization").formula("alu", "ratio", "busy / time",
+                                    [](const StatView& s) { return s["../busy.alu"] / s["../cycles"]; });
+  core.group("utilization").formula("orphan", "ratio", "no such parent statistic",
+                                    [](const StatView& s) { return s["../../nothing"]; });
+  cycles += 100;
+  busy += 25;
+  const Json before = root.snapshot();
+  EXPECT_DOUBLE_EQ(before["core0"]["utilization"]["alu"]["value"].get<double>(), 0.25);
+  EXPECT_TRUE(before["core0"]["utilization"]["orphan"]["value"].is_null());
+  cycles += 100;
+  busy += 75;
+  const Json launch = root.diff(root.snapshot(), before);
+  EXPECT_DOUBLE_EQ(launch["core0"]["utilization"]["alu"]["value"].get<double>(), 0.75);
+}
+
+}  // namespace
+}  // namespace par::simkit

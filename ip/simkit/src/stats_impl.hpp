@@ -23,14 +23,21 @@ const Json* find_node(const Json* parent, std::string_view name);
 // A number of a tree as double; NaN for null or anything else.
 double json_number(const Json* j);
 
+// A group and its object in the tree being evaluated, with its enclosing scope ("../" paths).
+struct Scope {
+  const StatGroup* group;
+  const Json* node;
+  const Scope* parent;
+};
+
 // Access to StatGroup's entries and formula evaluation for the JSON and table code.
 struct StatsAccess {
   static const std::vector<StatGroup::Entry>& entries(const StatGroup& g) { return g.entries_; }
   // Evaluates `f` (owned by `group`, whose object in the tree is `node`).
   static double evaluate(const Formula& f, const StatGroup& group, const Json& node, bool live,
-                         int depth);
+                         int depth, const Scope* parent = nullptr);
   // Fills in the value of every formula under `group`, whose object is `node`.
-  static void fill_formulas(const StatGroup& group, Json& node, bool live);
+  static void fill_formulas(const StatGroup& group, Json& node, bool live, const Scope* parent = nullptr);
 };
 
 }  // namespace par::simkit::detail

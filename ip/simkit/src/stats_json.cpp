@@ -215,22 +215,23 @@ double json_number(const Json* j) {
 }
 
 double StatsAccess::evaluate(const Formula& f, const StatGroup& group, const Json& node, bool live,
-                             int depth) {
+                             int depth, const Scope* parent) {
   if (depth > kMaxFormulaDepth) return kNaN;  // formulas that refer to each other
   if (f.live_fn_) return live ? f.live_fn_() : kNaN;
-  return f.fn_(StatView(group, node, live, depth));
+  return f.fn_(StatView(group, node, live, depth, parent));
 }
 
-void StatsAccess::fill_formulas(const StatGroup& group, Json& node, bool live) {
+void StatsAccess::fill_formulas(const StatGroup& group, Json& node, bool live, const Scope* parent) {
+  const Scope self{&group, &node, parent};
   for (const auto& e : entries(group)) {
     if (e.stat != nullptr) {
       if (e.stat->kind() != Stat::Kind::Formula || stat_leaf(&node, e.stat->name()) == nullptr) {
         continue;
       }
-      const double v = evaluate(static_cast<const Formula&>(*e.stat), group, node, live, 0);
+      const double v = evaluate(static_cast<const Formula&>(*e.stat), group, node, live, 0, parent);
       node[e.stat->name()]["value"] = number_or_null(v);
     } else if (Json* child = find_child_node(node, e.group->name())) {
-      fill_formulas(*e.group, *child, live);
+      fill_formulas(*e.group, *child, live, &self);
     }
   }
 }
@@ -241,6 +242,10 @@ void StatsAccess::fill_formulas(const StatGroup& group, Json& node, bool live) {
 // StatView, StatGroup documents
 
 double StatView::operator[](std::string_view path) const {
+  if (path.substr(0, 3) == "../") {
+    if (parent_ == nullptr || depth_ > kMaxFormulaDepth) return kNaN;
+    return StatView(*parent_->group, *parent_->node, live_, depth_ + 1, parent_->parent)[path.substr(3)];
+  }
   const Stat* s = group_->find(path);
   if (s != nullptr && s->kind() == Stat::Kind::Formula) {
     const auto dot = path.rfind('.');

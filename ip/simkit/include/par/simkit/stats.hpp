@@ -30,6 +30,7 @@ namespace par::simkit {
 class StatGroup;
 namespace detail {
 struct StatsAccess;
+struct Scope;
 }
 
 // How the table prints a value. JSON always holds the full-precision value.
@@ -132,16 +133,18 @@ class Real final : public Stat {
 class StatView {
  public:
   // The value of the statistic at `path`, relative to the formula's group ("cycles",
-  // "lsu.loads"); a distribution's field with ".count", ".sum", ".min", ".max" or ".mean".
-  // NaN when missing or undefined, so an undefined input makes the formula undefined.
+  // "lsu.loads"; "../cycles" in the enclosing group); a distribution's field with ".count",
+  // ".sum", ".min", ".max" or ".mean". NaN when missing or undefined, so an undefined input makes
+  // the formula undefined.
   double operator[](std::string_view path) const;
 
  private:
   friend struct detail::StatsAccess;
-  StatView(const StatGroup& group, const Json& node, bool live, int depth)
-      : group_(&group), node_(&node), live_(live), depth_(depth) {}
+  StatView(const StatGroup& group, const Json& node, bool live, int depth, const detail::Scope* parent)
+      : group_(&group), node_(&node), parent_(parent), live_(live), depth_(depth) {}
   const StatGroup* group_;
   const Json* node_;  // this group's object in the tree being evaluated
+  const detail::Scope* parent_;  // the enclosing group, when known
   bool live_;
   int depth_;  // formula nesting, to stop cycles
 };

@@ -1,0 +1,66 @@
+#include "run_control.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <ostream>
+
+#include <systemc>
+
+namespace par::platform {
+
+namespace {
+
+std::atomic<bool> interrupt_flag{false};
+
+void on_interrupt(int) {
+  if (interrupt_flag.exchange(true)) std::_Exit(130);  // the second Ctrl-C: give up at once
+}
+
+}  // namespace
+
+void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
+
+bool interrupt_requested() { return interrupt_flag.load(); }
+
+RunStop run_simulation(const RunLimits& limits, const std::function<std::string()>& status, std::ostream& progress) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto last_line = start;
+  bool drawn = false;
+  // The slice adapts so that each takes a few tens of milliseconds of host time.
+  sc_core::sc_time slice(1, sc_core::SC_US);
+  RunStop stop = RunStop::Finished;
+  for (;;) {
+    const auto before = clock::now();
+    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || sc_core::sc_end_of_simulation_invoked()) break;
+    if (!sc_core::sc_pending_activity()) {
+      stop = RunStop::Starved;
+      break;
+    }
+    const auto now = clock::now();
+    const double slice_s = std::chrono::duration<double>(now - before).count();
+    if (slice_s < 0.02) slice *= 2;
+    else if (slice_s > 0.2 && slice > sc_core::sc_time(1, sc_core::SC_NS)) slice /= 2;
+    if (interrupt_requested()) {
+      stop = RunStop::Interrupted;
+      break;
+    }
+    const double host = std::chrono::duration<double>(now - start).count();
+    if (limits.max_host_seconds > 0 && host > limits.max_host_seconds) {
+      stop = RunStop::HostTimeLimit;
+      break;
+    }
+    if (limits.progress && std::chrono::duration<double>(now - last_line).count() > 0.25) {
+      progress << "\r\033[K" << "parsys: " << status() << ", host " << static_cast<int>(host * 10) / 10.0 << " s" << std::flush;
+      last_line = now;
+      drawn = true;
+    }
+  }
+  if (drawn) progress << "\r\033[K" << std::flush;
+  return stop;
+}
+
+}  // namespace par::platform

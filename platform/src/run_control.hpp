@@ -1,0 +1,33 @@
+// Drives a simulation to its end in slices of simulated time, so a long run stays responsive:
+// between slices it draws a progress line (when stderr is a terminal), honours the host-time
+// limit and Ctrl-C, and notices starvation (no process can run: a deadlock).
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace par::platform {
+
+struct RunLimits {
+  double max_host_seconds = 0;  // 0 = none
+  bool progress = false;        // draw a progress line
+};
+
+enum class RunStop {
+  Finished,       // sc_stop() was called: the platform's work is done
+  Starved,        // nothing left to run before the work was done: a deadlock
+  Interrupted,    // Ctrl-C
+  HostTimeLimit,  // RunLimits::max_host_seconds
+};
+
+// Ctrl-C (SIGINT) sets a flag that run_simulation() polls between slices; a second Ctrl-C
+// terminates at once. The flag is the one process-wide state here: signal handlers need it.
+void install_interrupt_handler();
+bool interrupt_requested();
+
+// Runs sc_start() slices until one of RunStop happens; `status` gives the progress text (e.g.
+// "12.3 us simulated, 4/10 launches").
+RunStop run_simulation(const RunLimits& limits, const std::function<std::string()>& status, std::ostream& progress);
+
+}  // namespace par::platform
