@@ -51,6 +51,16 @@ void Interconnect::end_of_elaboration() {
   }
 }
 
+std::string Interconnect::add_port(std::vector<Region> regions) {
+  const int port = ports_++;
+  for (Region& r : regions) {
+    r.port = port;
+    const std::string e = add_region(r);
+    if (!e.empty()) return e;
+  }
+  return "";
+}
+
 std::string Interconnect::add_region(const Region& r) {
   for (const Region& o : regions_) {
     if (r.base < o.base + o.size && o.base < r.base + r.size) {

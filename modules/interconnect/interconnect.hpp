@@ -47,19 +47,9 @@ class Interconnect : public sc_core::sc_module {
 
   // Adds a region; returns an error message if it overlaps an existing one.
   std::string add_region(const Region& region);
-  // Binds the next output port to `target` and routes `regions` to it (their `port` is set here);
-  // returns an error message if a region overlaps an existing one.
-  template <typename TargetSocket>
-  std::string attach(TargetSocket& target, std::vector<Region> regions) {
-    const int port = ports_++;
-    out.bind(target);
-    for (Region& r : regions) {
-      r.port = port;
-      const std::string e = add_region(r);
-      if (!e.empty()) return e;
-    }
-    return "";
-  }
+  // Routes `regions` to the next output port (their `port` is set here): call it once per
+  // binding of `out`, in binding order. Returns an error message if a region overlaps another.
+  std::string add_port(std::vector<Region> regions);
   const std::vector<Region>& regions() const { return regions_; }
   // The region containing `addr`, or nullptr.
   const Region* region_of(std::uint64_t addr) const { return route(addr, 1); }
@@ -78,7 +68,7 @@ class Interconnect : public sc_core::sc_module {
 
   InterconnectConfig cfg_;
   std::vector<Region> regions_;
-  int ports_ = 0;  // output ports bound through attach()
+  int ports_ = 0;  // output ports given regions by add_port()
   std::vector<sc_core::sc_time> port_busy_until_;
   sc_core::sc_time latency_;
   double ticks_per_byte_ = 0, ns_per_tick_ = 0;

@@ -237,6 +237,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "mode", po::value<std::string>(), "timing or functional (same as --run.mode)")(
       "max-cycles", po::value<std::string>(), "run limit in cycles (same as --core.max_cycles)")(
       "max-host-seconds", po::value<std::string>(), "stop after this much host time (same as --run.max_host_seconds)")(
+      "check-protocol", po::bool_switch(), "check the TLM-2.0 base protocol on every socket binding "
+                                           "(same as --protocol_check.enable)")(
       "quiet,q", po::bool_switch(), "no report on standard output")(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
@@ -260,6 +262,7 @@ int cmd_run(const std::vector<std::string>& args) {
   reg_args.insert(reg_args.end(), cl.module_args.begin(), cl.module_args.end());
   if (cl.vm.count("mode")) reg_args.push_back("--run.mode=" + cl.vm["mode"].as<std::string>());
   if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
+  if (cl.vm["check-protocol"].as<bool>()) reg_args.push_back("--protocol_check.enable=true");
   if (cl.vm.count("max-host-seconds"))
     reg_args.push_back("--run.max_host_seconds=" + cl.vm["max-host-seconds"].as<std::string>());
   const simkit::ParseResult parsed = reg.parse(reg_args);
@@ -370,6 +373,11 @@ int cmd_run(const std::vector<std::string>& args) {
   summary.stats = &root;
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
+  // Checkers that record instead of stopping (protocol_check.stop_on_violation = false); a
+  // stopping checker's violation is the run's error above.
+  std::vector<tlmcheck::Violation> violations;
+  if (!cfg.protocol_check.stop_on_violation) violations = plat.links().violations();
+  for (const auto& v : violations) std::cerr << "parsys: " << v.message << '\n';
   // A run stopped early (Ctrl-C, host-time limit, deadlock) still reports what it gathered.
   if (!cl.vm["quiet"].as<bool>() && (ok || plat.stopped_early())) {
     platform::write_report(std::cout, summary);
@@ -385,7 +393,7 @@ int cmd_run(const std::vector<std::string>& args) {
     }
   }
   if (plat.interrupted()) return kInterrupted;
-  return ok ? kOk : kFailed;
+  return ok && violations.empty() ? kOk : kFailed;
 }
 
 }  // namespace

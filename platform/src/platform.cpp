@@ -27,6 +27,7 @@ std::vector<std::string> PlatformConfig::validate() const {
     e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
   for (const std::string& m : bus.validate()) e.push_back(m);
   for (const std::string& m : scheduler.validate()) e.push_back(m);
+  for (const std::string& m : protocol_check.validate()) e.push_back(m);
   if (scheduler_base < core.local_mem_base + core.local_mem_size &&
       core.local_mem_base < scheduler_base + sched::kRegSpaceEnd) {
     std::ostringstream os;
@@ -67,31 +68,38 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
   const sc_core::sc_time quantum(cfg_.run.quantum_ns, sc_core::SC_NS);
 
+  // Every binding goes through links_, which inserts a protocol checker when asked to.
+  links_ = std::make_unique<tlmcheck::CheckedBindings<>>(cfg_.protocol_check);
   // Device side: PAR cores -> interconnect -> [L2 banks ->] DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   for (int i = 0; i < cfg_.cores; ++i) {
     cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
                                                      cfg_.run.mode, period, quantum));
-    cores_.back()->mem.bind(bus_->in);
+    links_->bind(cores_.back()->mem, cores_.back()->mem.name(), bus_->in, bus_->in.name());
   }
+  // Binds the interconnect's next output port to `target` and routes `regions` to it.
+  const auto attach = [this](auto& target, std::vector<interconnect::Region> regions) {
+    links_->bind(bus_->out, bus_->out.name(), target, target.name());
+    return bus_->add_port(std::move(regions));
+  };
   if (cfg_.memory != MemorySystem::Local) {
     dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
     const interconnect::Region region{"dram", cfg_.global_base, dram_->capacity()};
     if (cfg_.memory == MemorySystem::L2Dram) {
       l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
-      for (unsigned b = 0; b < l2_->banks(); ++b) l2_->bank(b).mem.bind(dram_->in);
-      error_ = bus_->attach(l2_->in, {region});
+      for (unsigned b = 0; b < l2_->banks(); ++b) links_->bind(l2_->bank(b).mem, l2_->bank(b).mem.name(), dram_->in, dram_->in.name());
+      error_ = attach(l2_->in, {region});
     } else {
-      error_ = bus_->attach(dram_->in, {region});
+      error_ = attach(dram_->in, {region});
     }
     if (!error_.empty()) return;
   }
 
   // The thread scheduler splits packets over the cores; its registers sit on the interconnect.
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
-  for (auto& c : cores_) scheduler_->cores.bind(c->ctrl);
-  scheduler_->notify.bind(bus_->in);
-  error_ = bus_->attach(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
+  for (auto& c : cores_) links_->bind(scheduler_->cores, scheduler_->cores.name(), c->ctrl, c->ctrl.name());
+  links_->bind(scheduler_->notify, scheduler_->notify.name(), bus_->in, bus_->in.name());
+  error_ = attach(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
   if (!error_.empty()) return;
 
   // Data sections in the local window go to every core's local memory, the rest to global
@@ -123,7 +131,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   packet.threads = program_.threads;
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
   launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
-  launcher_->out.bind(bus_->in);
+  links_->bind(launcher_->out, launcher_->out.name(), bus_->in, bus_->in.name());
 }
 
 Platform::~Platform() = default;
@@ -168,6 +176,7 @@ std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::s
 
 std::vector<simkit::StatGroup*> Platform::module_stats() {
   std::vector<simkit::StatGroup*> g{&bus_->stats(), &scheduler_->stats()};
+  if (links_->enabled()) g.push_back(&links_->stats());
   if (l2_) g.push_back(&l2_->stats());
   if (dram_) g.push_back(&dram_->stats());
   return g;
@@ -208,10 +217,20 @@ bool Platform::run(const RunLimits& limits) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
   // Elaborate (multi-socket bindings complete here), then load global data by debug transport.
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  error_ = load_global_data();
-  if (!error_.empty()) return false;
-  const RunStop stop = run_simulation(limits, [this] { return status_text(); }, std::cerr);
+  RunStop stop = RunStop::Finished;
+  try {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    error_ = load_global_data();
+    if (!error_.empty()) return false;
+    stop = run_simulation(limits, [this] { return status_text(); }, std::cerr);
+  } catch (const sc_core::sc_report& r) {
+    // A model error (a protocol violation, a SystemC error): the run cannot continue.
+    error_ = r.get_msg();
+    host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    sim_time_ = sc_core::sc_time_stamp();
+    stopped_early_ = true;
+    return false;
+  }
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
   stopped_early_ = stop != RunStop::Finished;

@@ -12,6 +12,7 @@
 #include "packet_launcher.hpp"
 #include "par/isa/program.hpp"
 #include "par/simkit/stats.hpp"
+#include "par/tlmcheck/checked_bindings.hpp"
 #include "par_core.hpp"
 #include "platform_config.hpp"
 #include "run_control.hpp"
@@ -41,6 +42,7 @@ class Platform {
   l2::L2* l2() { return l2_.get(); }
   dram::Dram* dram() { return dram_.get(); }
   sched::ThreadScheduler& scheduler() { return *scheduler_; }
+  const tlmcheck::CheckedBindings<>& links() const { return *links_; }
   const isa::Program& program() const { return program_; }
   double host_seconds() const { return host_seconds_; }
   sc_core::sc_time simulated_time() const { return sim_time_; }
@@ -60,6 +62,7 @@ class Platform {
   PlatformConfig cfg_;
   isa::Program program_;
   std::unique_ptr<core::LoadedProgram> loaded_;
+  std::unique_ptr<tlmcheck::CheckedBindings<>> links_;
   std::unique_ptr<interconnect::Interconnect> bus_;
   std::unique_ptr<l2::L2> l2_;
   std::unique_ptr<dram::Dram> dram_;

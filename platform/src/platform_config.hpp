@@ -10,6 +10,7 @@
 #include "interconnect.hpp"
 #include "l2_config.hpp"
 #include "packet_engine.hpp"
+#include "par/tlmcheck/checker_config.hpp"
 #include "scheduler_config.hpp"
 
 namespace par::platform {
@@ -43,6 +44,7 @@ struct PlatformConfig {
   l2::L2Config l2;
   dram::DramConfig dram;
   sched::SchedulerConfig scheduler;
+  tlmcheck::CheckerConfig protocol_check;
   RunConfig run;
 
   std::vector<std::string> validate() const;

@@ -4,6 +4,7 @@
 #include "dram_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
+#include "par/tlmcheck/checker_config.hpp"
 #include "scheduler_config.hpp"
 
 namespace par::platform {
@@ -39,6 +40,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   l2::register_options(reg, cfg.l2);
   dram::register_options(reg, cfg.dram);
   sched::register_options(reg, cfg.scheduler);
+  tlmcheck::register_options(reg, cfg.protocol_check);
 }
 
 }  // namespace par::platform

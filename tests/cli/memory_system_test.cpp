@@ -164,3 +164,27 @@ TEST(MemorySystem, MisalignedGlobalAccessIsAnError) {
 }
 
 }  // namespace
+
+// The protocol checker observes without disturbing: same cycles, same results, every binding of
+// the platform checked, no violation by the shipped models.
+TEST(MemorySystem, ProtocolCheckerSeesEveryBindingAndChangesNothing) {
+  if (with_test_run_args("run ") != "run ") GTEST_SKIP() << "compares runs with and without the checker";
+  const KernelInfo& k = par::kernels::kernel("sva");
+  const std::string dir = temp_dir("memsys_protocol_check");
+  const std::string plain = output_of(k, kGlobal + " --platform.cores 2", dir + "/plain");
+  const std::string checked = output_of(k, kGlobal + " --platform.cores 2 --check-protocol", dir + "/checked");
+  EXPECT_EQ(checked, plain);
+  EXPECT_EQ(cycles_of(dir + "/checked"), cycles_of(dir + "/plain"));
+  const nlohmann::json checkers = read_json(dir + "/checked/stats.json")["protocol_check"];
+  // 2 cores -> bus, bus -> l2, bus -> scheduler, 4 banks -> dram, scheduler -> 2 cores,
+  // scheduler notify -> bus, launcher -> bus.
+  EXPECT_EQ(checkers.size(), 12u);
+  std::int64_t calls = 0;
+  for (const auto& [name, c] : checkers.items()) {
+    EXPECT_EQ(c["violations"]["value"], 0) << name;
+    calls += c["b_transport"]["value"].get<std::int64_t>();
+  }
+  EXPECT_EQ(checkers["check_core0_mem__bus_in"]["b_transport"]["value"], 800);
+  EXPECT_GT(calls, 3000);
+  EXPECT_FALSE(read_json(dir + "/plain/stats.json").contains("protocol_check"));
+}

@@ -22,9 +22,18 @@ struct CliResult {
   std::string out;  // stdout and stderr, interleaved
 };
 
+// Options added to every `parsys run` of a test: ctest runs the end-to-end suites a second time
+// with PARSYS_TEST_RUN_ARGS=--check-protocol, so every run is also checked against the TLM-2.0
+// base protocol.
+inline std::string with_test_run_args(const std::string& args) {
+  const char* extra = std::getenv("PARSYS_TEST_RUN_ARGS");
+  if (extra == nullptr || *extra == '\0' || args.rfind("run ", 0) != 0) return args;
+  return args + " " + extra;
+}
+
 // Runs `parsys ARGS` through the shell.
 inline CliResult parsys(const std::string& args) {
-  const std::string cmd = std::string(PARSYS_BIN) + " " + args + " 2>&1";
+  const std::string cmd = std::string(PARSYS_BIN) + " " + with_test_run_args(args) + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
