@@ -43,7 +43,7 @@ Ps LinkModel::stage_end(Side s, Ps t) const {
 }
 
 void LinkModel::retire(Ps now) {
-  for (ChannelCalendar& c : channels_) c.retire(now);
+  for (simkit::IntervalCalendar& c : channels_) c.retire(now);
   for (OutstandingLimiter& l : limiters_) l.retire(now);
 }
 

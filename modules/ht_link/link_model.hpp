@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "channel_calendar.hpp"
+#include "par/simkit/interval_calendar.hpp"
 #include "ht_config.hpp"
 #include "ht_time.hpp"
 #include "link_stats.hpp"
@@ -110,7 +110,7 @@ class LinkModel {
   Ps stage_end(Side s, Ps t) const;
 
   const HtConfig& config() const { return cfg_; }
-  const ChannelCalendar& channel(Direction d) const { return channels_[index(d)]; }
+  const simkit::IntervalCalendar& channel(Direction d) const { return channels_[index(d)]; }
   const OutstandingLimiter& limiter(Side s) const { return limiters_[index(s)]; }
 
  private:
@@ -125,7 +125,7 @@ class LinkModel {
   Ps overhead_ps_;
   Ps host_tx_, host_rx_, device_tx_, device_rx_, host_target_;
   Ps core_period_;
-  ChannelCalendar channels_[2];       // h2d, d2h
+  simkit::IntervalCalendar channels_[2];       // h2d, d2h
   std::vector<OutstandingLimiter> limiters_;  // host, device
 };
 

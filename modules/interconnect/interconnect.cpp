@@ -36,7 +36,7 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfi
 }
 
 void Interconnect::end_of_elaboration() {
-  port_busy_until_.assign(out.size(), sc_core::SC_ZERO_TIME);
+  port_calendars_.assign(out.size(), simkit::IntervalCalendar{});
   for (unsigned p = 0; p < out.size(); ++p) {
     std::string name = "port" + std::to_string(p);
     for (const Region& r : regions_)
@@ -96,9 +96,12 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
   sc_time start = arrive;
   PortStats& ps = port_stats_[port];
   if (ticks_per_byte_ > 0) {
-    start = std::max(arrive, port_busy_until_[port]);
+    // A calendar, not one busy-until time: cores run ahead of each other within a quantum, so
+    // requests arrive out of time order and an earlier one may use a gap before a later one.
+    simkit::IntervalCalendar& cal = port_calendars_[port];
+    cal.retire(now.value());
     const auto transfer = static_cast<std::uint64_t>(tx.get_data_length() * ticks_per_byte_ + 0.5);
-    port_busy_until_[port] = start + sc_time::from_value(transfer);
+    start = sc_time::from_value(cal.reserve(arrive.value(), transfer));
     *ps.busy_ns += static_cast<double>(transfer) * ns_per_tick_;
   }
   ++*ps.transactions;

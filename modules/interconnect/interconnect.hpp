@@ -14,6 +14,7 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include "par/simkit/interval_calendar.hpp"
 #include "par/simkit/options.hpp"
 #include "par/simkit/stats.hpp"
 
@@ -69,7 +70,7 @@ class Interconnect : public sc_core::sc_module {
   InterconnectConfig cfg_;
   std::vector<Region> regions_;
   int ports_ = 0;  // output ports given regions by add_port()
-  std::vector<sc_core::sc_time> port_busy_until_;
+  std::vector<simkit::IntervalCalendar> port_calendars_;  // per output port, in sc_time ticks
   sc_core::sc_time latency_;
   double ticks_per_byte_ = 0, ns_per_tick_ = 0;
   simkit::StatGroup stats_;

@@ -46,12 +46,13 @@ void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     ++writes_;
     bytes_written_ += len;
   }
-  // Loosely-timed contention: the access starts when the memory is free and occupies it for the
-  // transfer time.
-  const sc_time start = std::max(sc_core::sc_time_stamp() + delay, busy_until_);
+  // Loosely-timed contention: the access starts when the memory is free for its transfer time
+  // (a calendar: callers arrive out of time order); unlimited bandwidth never queues.
+  const sc_time now = sc_core::sc_time_stamp();
   const sc_time transfer = cfg_.bytes_per_ns > 0 ? sc_time(len / cfg_.bytes_per_ns, SC_NS) : sc_core::SC_ZERO_TIME;
-  busy_until_ = start + transfer;
-  delay = (start - sc_core::sc_time_stamp()) + transfer + sc_time(cfg_.latency_ns, SC_NS);
+  busy_.retire(now.value());
+  const sc_time start = sc_time::from_value(busy_.reserve((now + delay).value(), transfer.value()));
+  delay = (start - now) + transfer + sc_time(cfg_.latency_ns, SC_NS);
 }
 
 unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& tx) {

@@ -12,6 +12,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "par/simkit/interval_calendar.hpp"
+
 namespace par::memory {
 
 struct MemoryConfig {
@@ -40,7 +42,7 @@ class Memory : public sc_core::sc_module {
 
   MemoryConfig cfg_;
   std::vector<std::uint8_t> bytes_;
-  sc_core::sc_time busy_until_;
+  simkit::IntervalCalendar busy_;  // in sc_time ticks
   std::uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0;
 };
 

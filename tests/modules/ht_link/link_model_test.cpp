@@ -1,4 +1,4 @@
-// The link's timing without SystemC: channel calendar, outstanding limiter, packetisation and the
+// The link's timing without SystemC: outstanding limiter, packetisation and the
 // latency stages of LinkModel. Times are in ps; the expected values are derived in the comments
 // from platform-reference.md §1 (stages 70 + 32 + 51 + 12 + 30 + 110 = 305 ns; 1.25 ns/B on 8
 // bits, 0.625 ns/B on 16 bits at 400 MHz DDR).
@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "channel_calendar.hpp"
 #include "link_model.hpp"
 #include "outstanding_limiter.hpp"
 #include "par/simkit/stats.hpp"
@@ -17,39 +16,6 @@ namespace par::ht {
 namespace {
 
 constexpr Ps ns(double v) { return static_cast<Ps>(v * 1000.0 + 0.5); }
-
-// --- ChannelCalendar ----------------------------------------------------------------------------
-
-TEST(ChannelCalendar, BackToBackPacketsQueue) {
-  ChannelCalendar c;
-  EXPECT_EQ(c.reserve(ns(0), ns(10)), ns(0));
-  EXPECT_EQ(c.reserve(ns(0), ns(10)), ns(10));
-  EXPECT_EQ(c.reserve(ns(5), ns(10)), ns(20));
-  EXPECT_EQ(c.busy_until(), ns(30));
-  EXPECT_EQ(c.intervals(), 1u);  // touching reservations merge
-}
-
-TEST(ChannelCalendar, AnEarlierPacketUsesAGapBeforeALaterReservation) {
-  ChannelCalendar c;
-  EXPECT_EQ(c.reserve(ns(205), ns(25)), ns(205));  // a response reserved first in call order
-  EXPECT_EQ(c.reserve(ns(130), ns(20)), ns(130));  // fits before it
-  EXPECT_EQ(c.reserve(ns(150), ns(60)), ns(230));  // 55 ns gap is too short: after it
-  EXPECT_EQ(c.reserve(ns(150), ns(55)), ns(150));  // exactly fills the gap
-  EXPECT_EQ(c.intervals(), 1u);
-  EXPECT_EQ(c.busy_until(), ns(290));
-  EXPECT_EQ(c.reserve(ns(100), 0), ns(100));  // nothing to send, nothing reserved
-}
-
-TEST(ChannelCalendar, RetireForgetsOnlyThePast) {
-  ChannelCalendar c;
-  c.reserve(ns(0), ns(10));
-  c.reserve(ns(20), ns(10));
-  c.reserve(ns(40), ns(10));
-  EXPECT_EQ(c.intervals(), 3u);
-  c.retire(ns(30));
-  EXPECT_EQ(c.intervals(), 1u);
-  EXPECT_EQ(c.reserve(ns(35), ns(10)), ns(50));
-}
 
 // --- OutstandingLimiter -------------------------------------------------------------------------
 

@@ -1,12 +1,12 @@
-#include "channel_calendar.hpp"
+#include "par/simkit/interval_calendar.hpp"
 
 #include <iterator>
 
-namespace par::ht {
+namespace par::simkit {
 
-Ps ChannelCalendar::reserve(Ps ready, Ps duration) {
+IntervalCalendar::Ticks IntervalCalendar::reserve(Ticks ready, Ticks duration) {
   if (duration == 0) return ready;
-  Ps start = ready;
+  Ticks start = ready;
   auto next = busy_.upper_bound(start);  // first interval starting after `start`
   if (next != busy_.begin()) {
     const auto prev = std::prev(next);
@@ -17,10 +17,10 @@ Ps ChannelCalendar::reserve(Ps ready, Ps duration) {
     start = next->second;
     ++next;
   }
-  const Ps end = start + duration;
+  const Ticks end = start + duration;
   // Insert [start, end), merged with the neighbours it touches.
-  Ps merged_start = start;
-  Ps merged_end = end;
+  Ticks merged_start = start;
+  Ticks merged_end = end;
   if (next != busy_.begin()) {
     const auto prev = std::prev(next);
     if (prev->second == start) {
@@ -36,11 +36,11 @@ Ps ChannelCalendar::reserve(Ps ready, Ps duration) {
   return start;
 }
 
-void ChannelCalendar::retire(Ps now) {
+void IntervalCalendar::retire(Ticks now) {
   auto it = busy_.begin();
   while (it != busy_.end() && it->second <= now) it = busy_.erase(it);
 }
 
-Ps ChannelCalendar::busy_until() const { return busy_.empty() ? 0 : busy_.rbegin()->second; }
+IntervalCalendar::Ticks IntervalCalendar::busy_until() const { return busy_.empty() ? 0 : busy_.rbegin()->second; }
 
-}  // namespace par::ht
+}  // namespace par::simkit
