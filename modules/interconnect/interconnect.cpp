@@ -8,17 +8,18 @@ namespace par::interconnect {
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
-std::vector<std::string> InterconnectConfig::validate() const {
+std::vector<std::string> InterconnectConfig::validate(const std::string& prefix) const {
   std::vector<std::string> e;
-  if (latency_ns < 0) e.push_back("bus.latency_ns: must not be negative");
-  if (port_bytes_per_ns < 0) e.push_back("bus.port_bytes_per_ns: must not be negative");
+  if (latency_ns < 0) e.push_back(prefix + ".latency_ns: must not be negative");
+  if (port_bytes_per_ns < 0) e.push_back(prefix + ".port_bytes_per_ns: must not be negative");
   return e;
 }
 
-void register_options(simkit::OptionRegistry& reg, InterconnectConfig& c) {
-  reg.add("bus.latency_ns", c.latency_ns, "Device interconnect latency per routed access in ns.").range(0, 1e9);
-  reg.add("bus.port_bytes_per_ns", c.port_bytes_per_ns,
-          "Bandwidth of each interconnect output port in bytes/ns (GB/s); 0 = unlimited.")
+void register_options(simkit::OptionRegistry& reg, InterconnectConfig& c, const std::string& prefix,
+                      const std::string& what) {
+  reg.add(prefix + ".latency_ns", c.latency_ns, what + " latency per routed access in ns.").range(0, 1e9);
+  reg.add(prefix + ".port_bytes_per_ns", c.port_bytes_per_ns,
+          "Bandwidth of each " + what + " output port in bytes/ns (GB/s); 0 = unlimited.")
       .range(0, 1e6);
 }
 

@@ -32,10 +32,12 @@ struct InterconnectConfig {
   double latency_ns = 0;        // added to every routed access
   double port_bytes_per_ns = 0;  // bandwidth of each output port; 0 = unlimited
 
-  std::vector<std::string> validate() const;
+  std::vector<std::string> validate(const std::string& prefix = "bus") const;
 };
 
-void register_options(simkit::OptionRegistry& reg, InterconnectConfig& cfg);
+// Binds PREFIX.latency_ns and PREFIX.port_bytes_per_ns; `what` names the interconnect in the help.
+void register_options(simkit::OptionRegistry& reg, InterconnectConfig& cfg, const std::string& prefix = "bus",
+                      const std::string& what = "Device interconnect");
 
 class Interconnect : public sc_core::sc_module {
  public:

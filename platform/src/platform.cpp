@@ -8,53 +8,10 @@
 
 namespace par::platform {
 
-const char* to_string(MemorySystem m) {
-  switch (m) {
-    case MemorySystem::Local: return "local";
-    case MemorySystem::Dram: return "dram";
-    case MemorySystem::L2Dram: return "l2_dram";
-  }
-  return "?";
-}
-
-std::vector<std::string> PlatformConfig::validate() const {
-  std::vector<std::string> e = core.validate();
-  if (cores < 1 || cores > 1024) e.push_back("platform.cores: " + std::to_string(cores) + " is out of range 1..1024");
-  if (!(run.clock_mhz > 0 && run.clock_mhz <= 1e6)) e.push_back("run.clock_mhz: must be in (0, 1e6]");
-  if (run.repeat < 1) e.push_back("run.repeat: must be at least 1");
-  if (!(run.quantum_ns > 0)) e.push_back("run.quantum_ns: must be positive");
-  if (run.functional_width < 1 || run.functional_width > (1 << 20))
-    e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
-  for (const std::string& m : bus.validate()) e.push_back(m);
-  for (const std::string& m : scheduler.validate()) e.push_back(m);
-  for (const std::string& m : protocol_check.validate()) e.push_back(m);
-  if (scheduler_base < core.local_mem_base + core.local_mem_size &&
-      core.local_mem_base < scheduler_base + sched::kRegSpaceEnd) {
-    std::ostringstream os;
-    os << "platform.scheduler_base: the scheduler registers at 0x" << std::hex << scheduler_base
-       << " overlap the local memory window [0x" << core.local_mem_base << ", 0x"
-       << core.local_mem_base + core.local_mem_size << ")";
-    e.push_back(os.str());
-  }
-  if (memory == MemorySystem::L2Dram)
-    for (const std::string& m : l2.validate()) e.push_back(m);
-  if (memory != MemorySystem::Local) {
-    const dram::DramConfig d = dram.resolved();
-    for (const std::string& m : d.validate()) e.push_back(m);
-    if (d.validate().empty()) {
-      const std::uint64_t end = global_base + d.capacity();
-      if (end < global_base) e.push_back("platform.global_base: device DRAM would wrap around the address space");
-      else if (core.local_mem_base < end && global_base < core.local_mem_base + core.local_mem_size) {
-        std::ostringstream os;
-        os << "platform.global_base: device DRAM [0x" << std::hex << global_base << ", 0x" << end
-           << ") overlaps the local memory window [0x" << core.local_mem_base << ", 0x"
-           << core.local_mem_base + core.local_mem_size << ") (core.local_mem_base, core.local_mem_size)";
-        e.push_back(os.str());
-      }
-    }
-  }
-  return e;
-}
+namespace {
+// Physical addresses are 48 bits wide; the host's window onto the device ends there.
+constexpr std::uint64_t kAddressSpaceEnd = 1ull << 48;
+}  // namespace
 
 Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg_(cfg), program_(program) {
   for (const std::string& p : cfg_.validate()) error_ += (error_.empty() ? "" : "\n") + p;
@@ -68,39 +25,66 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
   const sc_core::sc_time quantum(cfg_.run.quantum_ns, sc_core::SC_NS);
 
-  // Every binding goes through links_, which inserts a protocol checker when asked to.
+  // Every binding goes through links_, which inserts a protocol checker when asked to. The
+  // whole platform's wiring is below: a reader finds here which module talks to which.
   links_ = std::make_unique<tlmcheck::CheckedBindings<>>(cfg_.protocol_check);
-  // Device side: PAR cores -> interconnect -> [L2 banks ->] DRAM.
+  const auto bind = [this](auto& initiator, auto& target) {
+    links_->bind(initiator, initiator.name(), target, target.name());
+  };
+  // Binds an interconnect's next output port to `target` and routes `regions` to it.
+  const auto attach = [&bind](interconnect::Interconnect& bus, auto& target, std::vector<interconnect::Region> regions) {
+    bind(bus.out, target);
+    return bus.add_port(std::move(regions));
+  };
+
+  // Device side: PAR cores -> device interconnect -> [L2 banks ->] device DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   for (int i = 0; i < cfg_.cores; ++i) {
     cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
                                                      cfg_.run.mode, period, quantum));
-    links_->bind(cores_.back()->mem, cores_.back()->mem.name(), bus_->in, bus_->in.name());
+    bind(cores_.back()->mem, bus_->in);
   }
-  // Binds the interconnect's next output port to `target` and routes `regions` to it.
-  const auto attach = [this](auto& target, std::vector<interconnect::Region> regions) {
-    links_->bind(bus_->out, bus_->out.name(), target, target.name());
-    return bus_->add_port(std::move(regions));
-  };
-  if (cfg_.memory != MemorySystem::Local) {
+  if (cfg_.memory == MemorySystem::Dram || cfg_.memory == MemorySystem::L2Dram) {
     dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
     const interconnect::Region region{"dram", cfg_.global_base, dram_->capacity()};
     if (cfg_.memory == MemorySystem::L2Dram) {
       l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
-      for (unsigned b = 0; b < l2_->banks(); ++b) links_->bind(l2_->bank(b).mem, l2_->bank(b).mem.name(), dram_->in, dram_->in.name());
-      error_ = attach(l2_->in, {region});
+      for (unsigned b = 0; b < l2_->banks(); ++b) bind(l2_->bank(b).mem, dram_->in);
+      error_ = attach(*bus_, l2_->in, {region});
     } else {
-      error_ = attach(dram_->in, {region});
+      error_ = attach(*bus_, dram_->in, {region});
     }
     if (!error_.empty()) return;
   }
 
-  // The thread scheduler splits packets over the cores; its registers sit on the interconnect.
+  // The thread scheduler splits packets over the cores; its registers sit on the interconnect,
+  // its completion-flag writes go out through it.
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
-  for (auto& c : cores_) links_->bind(scheduler_->cores, scheduler_->cores.name(), c->ctrl, c->ctrl.name());
-  links_->bind(scheduler_->notify, scheduler_->notify.name(), bus_->in, bus_->in.name());
-  error_ = attach(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
+  for (auto& c : cores_) bind(scheduler_->cores, c->ctrl);
+  bind(scheduler_->notify, bus_->in);
+  error_ = attach(*bus_, scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
   if (!error_.empty()) return;
+
+  // Host side (full system): master core -> host interconnect -> host memory, and every other
+  // address across the HT link to the device interconnect; device accesses to host memory
+  // (XD1000-like data, completion flags) come back across the link.
+  if (cfg_.full_system()) {
+    host_bus_ = std::make_unique<interconnect::Interconnect>("host_bus", cfg_.host_bus);
+    link_ = std::make_unique<ht::HtLink>("link", cfg_.ht);
+    host_mem_ = std::make_unique<dram::Dram>("host_mem", cfg_.host_mem);
+    const std::uint64_t host_lo = cfg_.host_mem_base, host_hi = host_lo + host_mem_->capacity();
+    error_ = attach(*host_bus_, host_mem_->in, {{"host_mem", host_lo, host_mem_->capacity()}});
+    if (error_.empty()) {
+      std::vector<interconnect::Region> device;  // untranslated: one address space
+      if (host_lo > 0) device.push_back({"device_low", 0, host_lo, 0, false});
+      if (host_hi < kAddressSpaceEnd) device.push_back({"device_high", host_hi, kAddressSpaceEnd - host_hi, 0, false});
+      error_ = attach(*host_bus_, link_->host_in, device);
+    }
+    if (error_.empty()) error_ = attach(*bus_, link_->dev_in, {{"host_mem", host_lo, host_mem_->capacity(), 0, false}});
+    if (!error_.empty()) return;
+    bind(link_->dev_out, bus_->in);
+    bind(link_->host_out, host_bus_->in);
+  }
 
   // Data sections in the local window go to every core's local memory, the rest to global
   // memory once the platform is elaborated (run()).
@@ -131,7 +115,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   packet.threads = program_.threads;
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
   launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
-  links_->bind(launcher_->out, launcher_->out.name(), bus_->in, bus_->in.name());
+  bind(launcher_->out, cfg_.full_system() ? host_bus_->in : bus_->in);
 }
 
 Platform::~Platform() = default;
@@ -179,6 +163,9 @@ std::vector<simkit::StatGroup*> Platform::module_stats() {
   if (links_->enabled()) g.push_back(&links_->stats());
   if (l2_) g.push_back(&l2_->stats());
   if (dram_) g.push_back(&dram_->stats());
+  if (host_bus_) g.push_back(&host_bus_->stats());
+  if (link_) g.push_back(&link_->stats());
+  if (host_mem_) g.push_back(&host_mem_->stats());
   return g;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dram.hpp"
+#include "ht_link.hpp"
 #include "interconnect.hpp"
 #include "l2.hpp"
 #include "packet_launcher.hpp"
@@ -41,6 +42,8 @@ class Platform {
   interconnect::Interconnect& bus() { return *bus_; }
   l2::L2* l2() { return l2_.get(); }
   dram::Dram* dram() { return dram_.get(); }
+  ht::HtLink* link() { return link_.get(); }
+  dram::Dram* host_memory() { return host_mem_.get(); }
   sched::ThreadScheduler& scheduler() { return *scheduler_; }
   const tlmcheck::CheckedBindings<>& links() const { return *links_; }
   const isa::Program& program() const { return program_; }
@@ -66,6 +69,9 @@ class Platform {
   std::unique_ptr<interconnect::Interconnect> bus_;
   std::unique_ptr<l2::L2> l2_;
   std::unique_ptr<dram::Dram> dram_;
+  std::unique_ptr<interconnect::Interconnect> host_bus_;  // full system only
+  std::unique_ptr<ht::HtLink> link_;
+  std::unique_ptr<dram::Dram> host_mem_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::unique_ptr<sched::ThreadScheduler> scheduler_;
   std::unique_ptr<PacketLauncher> launcher_;

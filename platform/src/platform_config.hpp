@@ -7,6 +7,7 @@
 
 #include "core_config.hpp"
 #include "dram_config.hpp"
+#include "ht_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
 #include "packet_engine.hpp"
@@ -20,6 +21,13 @@ enum class MemorySystem {
   Local,   // nothing: the 2011 single-core model (every access must hit local memory)
   Dram,    // device DRAM directly behind the interconnect
   L2Dram,  // banked L2 in front of device DRAM
+  Host,    // host memory across the HT link (XD1000-like): no device DRAM
+};
+
+// Who writes the packets into the thread scheduler.
+enum class HostModel {
+  Direct,  // an idealised launcher on the device interconnect: no host, no link (the 2011 study)
+  Master,  // the master core running host software across the HT link, with host memory
 };
 
 enum class Progress { Auto, On, Off };  // the progress line: on a terminal, always, never
@@ -39,15 +47,25 @@ struct PlatformConfig {
   MemorySystem memory = MemorySystem::Local;
   std::uint64_t global_base = 0;  // device DRAM's first byte address
   std::uint64_t scheduler_base = 0x1000000000;  // the thread scheduler's register window (device)
+  HostModel host = HostModel::Direct;
+  std::string host_program;  // a C++ host program of sw/host; "" = the file's .MASTER or its packet
+  // Host memory in the one physical address space that host and device share; every other
+  // address the host uses goes across the link to the device.
+  std::uint64_t host_mem_base = 0x800000000000;
   core::CoreConfig core;
   interconnect::InterconnectConfig bus;
+  interconnect::InterconnectConfig host_bus;
+  ht::HtConfig ht;
+  dram::DramConfig host_mem;  // a DRAM model of host memory (ddr-333 unless host_mem.preset says otherwise)
   l2::L2Config l2;
   dram::DramConfig dram;
   sched::SchedulerConfig scheduler;
   tlmcheck::CheckerConfig protocol_check;
   RunConfig run;
 
+  PlatformConfig();
   std::vector<std::string> validate() const;
+  bool full_system() const { return host == HostModel::Master; }
 };
 
 const char* to_string(MemorySystem m);

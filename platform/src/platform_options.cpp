@@ -2,6 +2,7 @@
 
 #include "core_options.hpp"
 #include "dram_config.hpp"
+#include "ht_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
 #include "par/tlmcheck/checker_config.hpp"
@@ -13,11 +14,22 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("platform.cores", cfg.cores, "PAR cores on the platform.").range(1, 1024);
   reg.add_enum("platform.memory", cfg.memory,
                "What serves device addresses outside the local memories: nothing (the 2011 model), "
-               "device DRAM, or banked L2 in front of device DRAM.",
-               {{"local", MemorySystem::Local}, {"dram", MemorySystem::Dram}, {"l2_dram", MemorySystem::L2Dram}});
+               "device DRAM, banked L2 in front of device DRAM, or host memory across the HT link "
+               "(XD1000-like; needs platform.host = master).",
+               {{"local", MemorySystem::Local}, {"dram", MemorySystem::Dram}, {"l2_dram", MemorySystem::L2Dram},
+                {"host", MemorySystem::Host}});
   reg.add("platform.global_base", cfg.global_base, "First byte address of device DRAM.").hex();
   reg.add("platform.scheduler_base", cfg.scheduler_base,
           "Device address of the thread scheduler's register window (0x148 bytes).").hex();
+  reg.add_enum("platform.host", cfg.host,
+               "Who launches packets: an idealised launcher on the device interconnect (direct, the 2011 "
+               "study) or the master core running host software across the HT link (master, the full system).",
+               {{"direct", HostModel::Direct}, {"master", HostModel::Master}});
+  reg.add("platform.host_program", cfg.host_program,
+          "C++ host program of sw/host run by the master core (--host); empty = the file's .MASTER "
+          "program, or launch its packet run.repeat times.");
+  reg.add("platform.host_mem_base", cfg.host_mem_base,
+          "Address of host memory in the address space host and device share (full system).").hex();
   reg.add_enum("run.mode", cfg.run.mode, "Timing (cycle-level) or functional (no timing, as fast as possible).",
                {{"timing", core::RunMode::Timing}, {"functional", core::RunMode::Functional}});
   reg.add("run.clock_mhz", cfg.run.clock_mhz, "PAR core clock in MHz (converts cycles to simulated time).")
@@ -36,6 +48,9 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
                "Progress line on stderr: auto (when stderr is a terminal), on or off.",
                {{"auto", Progress::Auto}, {"on", Progress::On}, {"off", Progress::Off}});
   interconnect::register_options(reg, cfg.bus);
+  interconnect::register_options(reg, cfg.host_bus, "host_bus", "Host interconnect");
+  ht::register_options(reg, cfg.ht);
+  dram::register_options(reg, cfg.host_mem, "host_mem");
   core::register_options(reg, cfg.core);
   l2::register_options(reg, cfg.l2);
   dram::register_options(reg, cfg.dram);

@@ -64,6 +64,26 @@ void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
       << ", mean latency " << fix2(stat(*d, "avg_latency")) << " ns, " << fix2(stat(*d, "bandwidth")) << " GB/s";
     line(os, "dram", t.str());
   }
+  // Full system: both link directions and host memory.
+  if (const simkit::StatGroup* link = root.find_group("link")) {
+    for (const char* dir : {"h2d", "d2h"}) {
+      const simkit::StatGroup* g = link->find_group(dir);
+      if (g == nullptr) continue;
+      std::ostringstream t;
+      t << static_cast<std::uint64_t>(stat(*g, "packets")) << " packets, "
+        << static_cast<std::uint64_t>(stat(*g, "data_bytes")) << " data bytes, utilisation "
+        << fix2(100 * stat(*g, "utilisation")) << "%, mean queueing " << fix2(stat(*g, "avg_queue_ns")) << " ns, "
+        << static_cast<std::uint64_t>(stat(*g, "outstanding_stalls")) << " outstanding-limit stalls";
+      const std::string label = std::string("link.") + dir;
+      line(os, label.c_str(), t.str());
+    }
+  }
+  if (const simkit::StatGroup* h = root.find_group("host_mem")) {
+    std::ostringstream t;
+    t << static_cast<std::uint64_t>(stat(*h, "reads")) << " reads, " << static_cast<std::uint64_t>(stat(*h, "writes"))
+      << " writes, mean latency " << fix2(stat(*h, "avg_latency")) << " ns";
+    line(os, "host_mem", t.str());
+  }
 }
 
 // The cores as one platform: counts summed, time the longest core's, lanes of all cores.
@@ -88,7 +108,9 @@ void write_report(std::ostream& os, const RunSummary& r) {
   os << "parsys run " << r.program << '\n';
   os << "  platform: " << cfg.cores << " PAR core" << (cfg.cores > 1 ? "s" : "") << ", L = " << cfg.core.lanes
      << ", T = " << cfg.core.threads_per_lane << ", " << (timed ? "timing" : "functional") << " mode, "
-     << cfg.run.clock_mhz << " MHz, memory " << to_string(cfg.memory) << '\n';
+     << cfg.run.clock_mhz << " MHz, memory " << to_string(cfg.memory);
+  if (cfg.full_system()) os << ", host across the " << cfg.ht.width_bits << "-bit HT link";
+  os << '\n';
   os << "  packet:   " << r.threads << " threads from " << r.entry << ", " << s.rounds << " rounds";
   if (cfg.run.repeat > 1) os << " over " << cfg.run.repeat << " launches";
   os << "\n\n";

@@ -1,46 +1,48 @@
 #include "par/simkit/interval_calendar.hpp"
 
-#include <iterator>
+#include <algorithm>
 
 namespace par::simkit {
 
 IntervalCalendar::Ticks IntervalCalendar::reserve(Ticks ready, Ticks duration) {
   if (duration == 0) return ready;
-  Ticks start = ready;
-  auto next = busy_.upper_bound(start);  // first interval starting after `start`
-  if (next != busy_.begin()) {
-    const auto prev = std::prev(next);
-    if (prev->second > start) start = prev->second;  // `ready` falls inside a reservation
+  // The common case: at or after every reservation.
+  if (busy_.empty() || ready >= busy_.back().end) {
+    if (!busy_.empty() && busy_.back().end == ready) busy_.back().end = ready + duration;
+    else busy_.push_back({ready, ready + duration});
+    return ready;
   }
-  // First-fit: skip the reservations that leave no gap of `duration` before them.
-  while (next != busy_.end() && next->first < start + duration) {
-    start = next->second;
+  // First interval starting after `ready`.
+  auto next = std::upper_bound(busy_.begin(), busy_.end(), ready,
+                               [](Ticks t, const Interval& i) { return t < i.start; });
+  Ticks start = ready;
+  if (next != busy_.begin() && std::prev(next)->end > start) start = std::prev(next)->end;  // inside one
+  // First fit: skip the reservations that leave no gap of `duration` before them.
+  while (next != busy_.end() && next->start < start + duration) {
+    start = next->end;
     ++next;
   }
   const Ticks end = start + duration;
   // Insert [start, end), merged with the neighbours it touches.
-  Ticks merged_start = start;
-  Ticks merged_end = end;
-  if (next != busy_.begin()) {
-    const auto prev = std::prev(next);
-    if (prev->second == start) {
-      merged_start = prev->first;
-      busy_.erase(prev);
-    }
-  }
-  if (next != busy_.end() && next->first == end) {
-    merged_end = next->second;
+  const bool joins_prev = next != busy_.begin() && std::prev(next)->end == start;
+  const bool joins_next = next != busy_.end() && next->start == end;
+  if (joins_prev && joins_next) {
+    std::prev(next)->end = next->end;
     busy_.erase(next);
+  } else if (joins_prev) {
+    std::prev(next)->end = end;
+  } else if (joins_next) {
+    next->start = start;
+  } else {
+    busy_.insert(next, Interval{start, end});
   }
-  busy_[merged_start] = merged_end;
   return start;
 }
 
 void IntervalCalendar::retire(Ticks now) {
-  auto it = busy_.begin();
-  while (it != busy_.end() && it->second <= now) it = busy_.erase(it);
+  while (!busy_.empty() && busy_.front().end <= now) busy_.pop_front();
 }
 
-IntervalCalendar::Ticks IntervalCalendar::busy_until() const { return busy_.empty() ? 0 : busy_.rbegin()->second; }
+IntervalCalendar::Ticks IntervalCalendar::busy_until() const { return busy_.empty() ? 0 : busy_.back().end; }
 
 }  // namespace par::simkit

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
+#include <deque>
 
 namespace par::simkit {
 
@@ -33,7 +33,12 @@ class IntervalCalendar {
   std::size_t intervals() const { return busy_.size(); }
 
  private:
-  std::map<Ticks, Ticks> busy_;  // start -> end; disjoint and never touching
+  struct Interval {
+    Ticks start, end;
+  };
+  // Sorted, disjoint and never touching. Reservations almost always land at the end and retire
+  // from the front, so a deque makes both O(1); a reservation in a gap inserts in the middle.
+  std::deque<Interval> busy_;
 };
 
 }  // namespace par::simkit

@@ -1,0 +1,103 @@
+#include "platform_config.hpp"
+
+#include <sstream>
+
+#include "thread_scheduler_regs.hpp"
+
+namespace par::platform {
+
+const char* to_string(MemorySystem m) {
+  switch (m) {
+    case MemorySystem::Local: return "local";
+    case MemorySystem::Dram: return "dram";
+    case MemorySystem::L2Dram: return "l2_dram";
+    case MemorySystem::Host: return "host";
+  }
+  return "?";
+}
+
+const char* to_string(HostModel h) { return h == HostModel::Master ? "master" : "direct"; }
+
+PlatformConfig::PlatformConfig() {
+  // Host memory as shipped with the XD1000 (platform-reference.md §1.5).
+  host_mem.preset = dram::Preset::Ddr_333;
+  host_mem.option_prefix = "host_mem";
+  // Host memory is a DRAM model here, so the link's constant SDRAM stage would count it twice.
+  ht.lat.sdram_ns = 0;
+}
+
+namespace {
+
+// One address window of the platform's map, named by the options that place it.
+struct Window {
+  const char* what;
+  const char* options;
+  std::uint64_t base, size;
+};
+
+std::string hex_range(const Window& w) {
+  std::ostringstream os;
+  os << "[0x" << std::hex << w.base << ", 0x" << w.base + w.size << ")";
+  return os.str();
+}
+
+// Every pair of overlapping windows, and any window that wraps around the address space.
+void check_address_map(const std::vector<Window>& windows, std::vector<std::string>& e) {
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    const Window& a = windows[i];
+    if (a.base + a.size < a.base) {
+      e.push_back(std::string(a.options) + ": " + a.what + " would wrap around the address space");
+      continue;
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      const Window& b = windows[j];
+      if (a.base < b.base + b.size && b.base < a.base + a.size)
+        e.push_back(std::string(a.options) + ": " + a.what + " " + hex_range(a) + " overlaps " + b.what + " " +
+                    hex_range(b) + " (" + b.options + ")");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> PlatformConfig::validate() const {
+  std::vector<std::string> e = core.validate();
+  if (cores < 1 || cores > 1024) e.push_back("platform.cores: " + std::to_string(cores) + " is out of range 1..1024");
+  if (!(run.clock_mhz > 0 && run.clock_mhz <= 1e6)) e.push_back("run.clock_mhz: must be in (0, 1e6]");
+  if (run.repeat < 1) e.push_back("run.repeat: must be at least 1");
+  if (!(run.quantum_ns > 0)) e.push_back("run.quantum_ns: must be positive");
+  if (run.functional_width < 1 || run.functional_width > (1 << 20))
+    e.push_back("run.functional_width: " + std::to_string(run.functional_width) + " is out of range 1..1048576");
+  for (const std::string& m : bus.validate()) e.push_back(m);
+  for (const std::string& m : scheduler.validate()) e.push_back(m);
+  for (const std::string& m : protocol_check.validate()) e.push_back(m);
+  if (memory == MemorySystem::L2Dram)
+    for (const std::string& m : l2.validate()) e.push_back(m);
+
+  std::vector<Window> windows{
+      {"the local memory window", "core.local_mem_base, core.local_mem_size", core.local_mem_base, core.local_mem_size},
+      {"the scheduler registers", "platform.scheduler_base", scheduler_base, sched::kRegSpaceEnd}};
+  if (memory == MemorySystem::Dram || memory == MemorySystem::L2Dram) {
+    const dram::DramConfig d = dram.resolved();
+    const std::vector<std::string> de = d.validate();
+    e.insert(e.end(), de.begin(), de.end());
+    if (de.empty()) windows.push_back({"device DRAM", "platform.global_base", global_base, d.capacity()});
+  }
+  if (full_system()) {
+    for (const std::string& m : host_bus.validate("host_bus")) e.push_back(m);
+    for (const std::string& m : ht.validate()) e.push_back(m);
+    const dram::DramConfig h = host_mem.resolved();
+    const std::vector<std::string> he = h.validate();
+    e.insert(e.end(), he.begin(), he.end());
+    if (he.empty()) windows.push_back({"host memory", "platform.host_mem_base", host_mem_base, h.capacity()});
+  } else {
+    if (memory == MemorySystem::Host)
+      e.push_back("platform.memory: host (data in host memory across the link) needs platform.host = master");
+    if (!host_program.empty())
+      e.push_back("platform.host_program: a host program needs platform.host = master (the full system)");
+  }
+  check_address_map(windows, e);
+  return e;
+}
+
+}  // namespace par::platform
