@@ -239,6 +239,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "max-host-seconds", po::value<std::string>(), "stop after this much host time (same as --run.max_host_seconds)")(
       "check-protocol", po::bool_switch(), "check the TLM-2.0 base protocol on every socket binding "
                                            "(same as --protocol_check.enable)")(
+      "stats-window", po::value<std::string>(), "add a statistics sample every CYCLES PAR-core cycles "
+                                                "(same as --run.stats_window_cycles)")(
       "quiet,q", po::bool_switch(), "no report on standard output")(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
@@ -263,6 +265,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (cl.vm.count("mode")) reg_args.push_back("--run.mode=" + cl.vm["mode"].as<std::string>());
   if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
   if (cl.vm["check-protocol"].as<bool>()) reg_args.push_back("--protocol_check.enable=true");
+  if (cl.vm.count("stats-window"))
+    reg_args.push_back("--run.stats_window_cycles=" + cl.vm["stats-window"].as<std::string>());
   if (cl.vm.count("max-host-seconds"))
     reg_args.push_back("--run.max_host_seconds=" + cl.vm["max-host-seconds"].as<std::string>());
   const simkit::ParseResult parsed = reg.parse(reg_args);
@@ -347,30 +351,7 @@ int cmd_run(const std::vector<std::string>& args) {
   for (int c = 0; c < plat.core_count(); ++c) summary.cores.push_back(plat.core(c).total_stats());
   summary.core = core0.total_stats();
 
-  simkit::StatGroup root;
-  std::vector<std::unique_ptr<core::CoreStatistics>> core_stats;
-  for (int c = 0; c < plat.core_count(); ++c) {
-    core_stats.push_back(std::make_unique<core::CoreStatistics>(plat.core(c).name(), cfg.core.lanes,
-                                                                cfg.core.threads_per_lane, cfg.core.rob_size));
-    core_stats.back()->update(plat.core(c).total_stats());
-  }
-  // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
-  simkit::StatGroup& run_group = root.group("run");
-  run_group.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included").set(summary.host_seconds);
-  run_group.real("simulated_ns", "ns", "Simulated time").set(summary.simulated_ns);
-  std::uint64_t all_thread_instructions = 0;
-  for (const core::CoreStats& cs : summary.cores) all_thread_instructions += static_cast<std::uint64_t>(cs.total_thread_instructions());
-  run_group.counter("thread_instructions", "thread-instructions", "Thread-instructions executed, all cores")
-      .set(all_thread_instructions);
-  std::uint64_t launches = 0;
-  for (const auto& rec : plat.scheduler().packet_records()) launches += rec.done ? 1 : 0;
-  run_group.counter("launches", "packets", "Packets completed").set(launches);
-  run_group.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
-                    [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
-                    simkit::Format::fixed(0));
-  for (auto& cs : core_stats) root.attach(cs->group());
-  for (simkit::StatGroup* g : plat.module_stats()) root.attach(*g);
-  summary.stats = &root;
+  summary.stats = &plat.stats().root();
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
   // Checkers that record instead of stopping (protocol_check.stop_on_violation = false); a
@@ -385,7 +366,7 @@ int cmd_run(const std::vector<std::string>& args) {
       for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
   }
   if (cl.vm.count("out")) {
-    const std::string e = platform::write_output_dir(cl.vm["out"].as<std::string>(), root, reg.effective_ini(),
+    const std::string e = platform::write_output_dir(cl.vm["out"].as<std::string>(), plat.stats(), reg.effective_ini(),
                                                      reg.effective_json(), dumps, core0.captured_registers());
     if (!e.empty()) {
       std::cerr << "parsys: " << e << '\n';

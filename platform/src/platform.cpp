@@ -116,6 +116,11 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
   launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
   bind(launcher_->out, cfg_.full_system() ? host_bus_->in : bus_->in);
+
+  std::vector<const core::ParCore*> cores;
+  for (const auto& c : cores_) cores.push_back(c.get());
+  stats_ = std::make_unique<PlatformStats>(cfg_, cores, module_stats());
+  launch_sampler_ = std::make_unique<LaunchSampler>("launch_sampler", *stats_, *scheduler_);
 }
 
 Platform::~Platform() = default;
@@ -198,6 +203,15 @@ std::string Platform::pending_work() const {
   return os.str();
 }
 
+void Platform::close_stats() {
+  const double end_ns = sim_time_.to_default_time_units();
+  const std::uint64_t done = launches_done(*scheduler_);
+  // The last, partial window.
+  if (cfg_.run.stats_window_cycles > 0 && (stats_->windows().empty() || stats_->windows().back().end_ns < end_ns))
+    stats_->sample_window(end_ns, done);
+  stats_->finish(host_seconds_, end_ns, done);
+}
+
 bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
   // The end of the run is expected; do not report it as an event.
@@ -209,17 +223,25 @@ bool Platform::run(const RunLimits& limits) {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     error_ = load_global_data();
     if (!error_.empty()) return false;
-    stop = run_simulation(limits, [this] { return status_text(); }, std::cerr);
+    RunLimits run_limits = limits;
+    const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
+    run_limits.window = period * static_cast<double>(cfg_.run.stats_window_cycles);
+    run_limits.on_window = [this](sc_core::sc_time end) {
+      stats_->sample_window(end.to_default_time_units(), launches_done(*scheduler_));
+    };
+    stop = run_simulation(run_limits, [this] { return status_text(); }, std::cerr);
   } catch (const sc_core::sc_report& r) {
     // A model error (a protocol violation, a SystemC error): the run cannot continue.
     error_ = r.get_msg();
     host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     sim_time_ = sc_core::sc_time_stamp();
+    close_stats();
     stopped_early_ = true;
     return false;
   }
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
+  close_stats();
   stopped_early_ = stop != RunStop::Finished;
   for (auto& c : cores_)
     if (c->failed()) {

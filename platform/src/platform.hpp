@@ -16,6 +16,7 @@
 #include "par/tlmcheck/checked_bindings.hpp"
 #include "par_core.hpp"
 #include "platform_config.hpp"
+#include "platform_stats.hpp"
 #include "run_control.hpp"
 #include "thread_scheduler.hpp"
 
@@ -54,13 +55,15 @@ class Platform {
   // transport). Returns an error message or "".
   std::string read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len);
 
-  // The statistics of every module (attach to a root for the report).
-  std::vector<simkit::StatGroup*> module_stats();
+  // The statistics tree (every module, the cores, the run) with per-launch and window samples.
+  PlatformStats& stats() { return *stats_; }
 
  private:
   std::string load_global_data();
   std::string status_text() const;   // for the progress line
   std::string pending_work() const;  // for the deadlock message: one line per busy module
+  std::vector<simkit::StatGroup*> module_stats();
+  void close_stats();  // final window sample, run totals
 
   PlatformConfig cfg_;
   isa::Program program_;
@@ -75,6 +78,8 @@ class Platform {
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::unique_ptr<sched::ThreadScheduler> scheduler_;
   std::unique_ptr<PacketLauncher> launcher_;
+  std::unique_ptr<PlatformStats> stats_;
+  std::unique_ptr<LaunchSampler> launch_sampler_;
   std::string error_;
   double host_seconds_ = 0;
   bool stopped_early_ = false, interrupted_ = false;

@@ -40,6 +40,7 @@ struct RunConfig {
   double quantum_ns = 1000;      // how far a core may run ahead of SystemC time
   double max_host_seconds = 0;   // stop the run after this much host time; 0 = no limit
   Progress progress = Progress::Auto;
+  std::int64_t stats_window_cycles = 0;  // time-windowed statistics samples; 0 = none
 };
 
 struct PlatformConfig {

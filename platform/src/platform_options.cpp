@@ -44,6 +44,9 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("run.max_host_seconds", cfg.run.max_host_seconds,
           "Stop the run after this much host time and report the statistics so far; 0 = no limit.")
       .range(0, 1e9);
+  reg.add("run.stats_window_cycles", cfg.run.stats_window_cycles,
+          "Add a statistics sample every this many PAR-core cycles to stats.json/stats.txt (--stats-window); 0 = none.")
+      .range(0, std::int64_t{1} << 50);
   reg.add_enum("run.progress", cfg.run.progress,
                "Progress line on stderr: auto (when stderr is a terminal), on or off.",
                {{"auto", Progress::Auto}, {"on", Progress::On}, {"off", Progress::Off}});

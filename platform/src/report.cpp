@@ -211,7 +211,7 @@ void write_hex(std::ostream& os, const MemoryDump& d) {
   os << h.str() << '\n';
 }
 
-std::string write_output_dir(const std::string& dir, const simkit::StatGroup& stats, const std::string& config_ini,
+std::string write_output_dir(const std::string& dir, const PlatformStats& stats, const std::string& config_ini,
                              const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
                              const std::vector<core::ThreadRegisters>& registers) {
   if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)

@@ -11,6 +11,7 @@
 #include "par/simkit/json.hpp"
 #include "par/simkit/stats.hpp"
 #include "platform_config.hpp"
+#include "platform_stats.hpp"
 
 namespace par::platform {
 
@@ -41,7 +42,7 @@ std::string parse_dump_request(const std::string& text, std::uint64_t& addr, std
 
 // Writes stats.json, stats.txt, config.ini, config.json, memory dumps and registers.txt into `dir`
 // (created if missing). Returns an error message or "".
-std::string write_output_dir(const std::string& dir, const simkit::StatGroup& stats, const std::string& config_ini,
+std::string write_output_dir(const std::string& dir, const PlatformStats& stats, const std::string& config_ini,
                              const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
                              const std::vector<core::ThreadRegisters>& registers);
 

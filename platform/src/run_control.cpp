@@ -32,13 +32,24 @@ RunStop run_simulation(const RunLimits& limits, const std::function<std::string(
   // The slice adapts so that each takes a few tens of milliseconds of host time.
   sc_core::sc_time slice(1, sc_core::SC_US);
   RunStop stop = RunStop::Finished;
+  const bool windows = limits.window > sc_core::SC_ZERO_TIME && limits.on_window;
+  sc_core::sc_time next_window = sc_core::sc_time_stamp() + limits.window;
   for (;;) {
     const auto before = clock::now();
-    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    // Slices end on window boundaries, where the samples are taken.
+    sc_core::sc_time run_for = slice;
+    if (windows && next_window - sc_core::sc_time_stamp() < run_for) run_for = next_window - sc_core::sc_time_stamp();
+    sc_core::sc_start(run_for, sc_core::SC_EXIT_ON_STARVATION);
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED || sc_core::sc_end_of_simulation_invoked()) break;
     if (!sc_core::sc_pending_activity()) {
       stop = RunStop::Starved;
       break;
+    }
+    // With SC_EXIT_ON_STARVATION time stops at the last event, so a boundary is reached when the
+    // next activity lies at or beyond it: the state there is the current one.
+    while (windows && sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity() >= next_window) {
+      limits.on_window(next_window);
+      next_window += limits.window;
     }
     const auto now = clock::now();
     const double slice_s = std::chrono::duration<double>(now - before).count();

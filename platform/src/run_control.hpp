@@ -7,11 +7,17 @@
 #include <iosfwd>
 #include <string>
 
+#include <systemc>
+
 namespace par::platform {
 
 struct RunLimits {
   double max_host_seconds = 0;  // 0 = none
   bool progress = false;        // draw a progress line
+  // Every `window` of simulated time (zero: never), the simulation pauses and on_window(end of
+  // the window) runs (time-windowed statistics samples).
+  sc_core::sc_time window = sc_core::SC_ZERO_TIME;
+  std::function<void(sc_core::sc_time)> on_window;
 };
 
 enum class RunStop {

@@ -188,3 +188,52 @@ TEST(MemorySystem, ProtocolCheckerSeesEveryBindingAndChangesNothing) {
   EXPECT_GT(calls, 3000);
   EXPECT_FALSE(read_json(dir + "/plain/stats.json").contains("protocol_check"));
 }
+
+// stats.json holds the tree in total, per launch (between packet completions) and per window:
+// the samples add up to the total and tile the run.
+TEST(MemorySystem, StatisticsPerLaunchAndPerWindowAddUpToTheTotal) {
+  const std::string dir = temp_dir("memsys_stats_samples");
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal +
+                             " --run.repeat 3 --stats-window 2000 --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json s = read_json(dir + "/stats.json");
+  const auto total = [&](const nlohmann::json& tree, const char* group, const char* stat) {
+    return tree[group][stat]["value"].get<std::int64_t>();
+  };
+  ASSERT_EQ(s["launches"].size(), 3u);
+  std::int64_t cycles = 0, reads = 0;
+  double previous_end = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const nlohmann::json& l = s["launches"][i];
+    EXPECT_EQ(l["seq"], i + 1);
+    EXPECT_GE(l["begin_ns"].get<double>(), previous_end);
+    EXPECT_GT(l["end_ns"].get<double>(), l["begin_ns"].get<double>());
+    previous_end = l["end_ns"];
+    EXPECT_EQ(total(l["stats"], "run", "launches"), 1);
+    cycles += total(l["stats"], "core0", "cycles");
+    reads += total(l["stats"], "dram", "reads");
+  }
+  EXPECT_EQ(cycles, total(s, "core0", "cycles"));
+  EXPECT_EQ(reads, total(s, "dram", "reads"));
+  // The first launch misses in L2 and reads DRAM; the repeats hit.
+  EXPECT_GT(total(s["launches"][0]["stats"], "dram", "reads"), 0);
+  EXPECT_EQ(total(s["launches"][2]["stats"], "dram", "reads"), 0);
+
+  // Windows of 2000 cycles at 1 GHz tile [0, end of the run); the last one is partial.
+  const nlohmann::json& w = s["windows"];
+  ASSERT_GE(w.size(), 2u);
+  std::int64_t l2_accesses = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    EXPECT_DOUBLE_EQ(w[i]["begin_ns"].get<double>(), 2000.0 * static_cast<double>(i));
+    if (i + 1 < w.size()) {
+      EXPECT_DOUBLE_EQ(w[i]["end_ns"].get<double>(), 2000.0 * static_cast<double>(i + 1));
+    }
+    l2_accesses += total(w[i]["stats"]["l2"], "bank0", "accesses");
+  }
+  EXPECT_DOUBLE_EQ(w.back()["end_ns"].get<double>(), s["launches"][2]["end_ns"].get<double>());
+  EXPECT_EQ(l2_accesses, total(s["l2"], "bank0", "accesses"));
+  // stats.txt has the same sections.
+  const std::string txt = read_file(dir + "/stats.txt");
+  EXPECT_TRUE(contains(txt, "# launch 3:")) << txt.substr(0, 200);
+  EXPECT_TRUE(contains(txt, "# window 1: 2000 ns .. 4000 ns"));
+}

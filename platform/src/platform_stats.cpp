@@ -1,0 +1,117 @@
+#include "platform_stats.hpp"
+
+#include <algorithm>
+
+namespace par::platform {
+
+PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
+                             const std::vector<simkit::StatGroup*>& modules)
+    : cores_(std::move(cores)) {
+  for (const core::ParCore* c : cores_)
+    core_groups_.push_back(std::make_unique<core::CoreStatistics>(c->name(), cfg.core.lanes, cfg.core.threads_per_lane,
+                                                                  cfg.core.rob_size));
+  // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
+  simkit::StatGroup& run = root_.group("run");
+  host_seconds_ = &run.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included");
+  simulated_ns_ = &run.real("simulated_ns", "ns", "Simulated time");
+  thread_instructions_ =
+      &run.counter("thread_instructions", "thread-instructions", "Thread-instructions executed, all cores");
+  launches_done_ = &run.counter("launches", "packets", "Packets completed");
+  run.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
+              [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
+              simkit::Format::fixed(0));
+  for (auto& g : core_groups_) root_.attach(g->group());
+  for (simkit::StatGroup* g : modules) root_.attach(*g);
+  last_launch_ = last_window_ = root_.snapshot();
+}
+
+void PlatformStats::refresh(std::uint64_t launches_done) {
+  std::uint64_t thread_instructions = 0;
+  for (std::size_t c = 0; c < cores_.size(); ++c) {
+    core_groups_[c]->update(cores_[c]->total_stats());
+    thread_instructions += static_cast<std::uint64_t>(cores_[c]->total_stats().total_thread_instructions());
+  }
+  thread_instructions_->set(thread_instructions);
+  launches_done_->set(launches_done);
+}
+
+void PlatformStats::finish(double host_seconds, double simulated_ns, std::uint64_t launches_done) {
+  refresh(launches_done);
+  host_seconds_->set(host_seconds);
+  simulated_ns_->set(simulated_ns);
+}
+
+void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done) {
+  refresh(launches_done);
+  simulated_ns_->set(end_ns);
+  simkit::Json now = root_.snapshot();
+  launches_.push_back({"launch " + std::to_string(seq), seq, begin_ns, end_ns, root_.diff(now, last_launch_)});
+  last_launch_ = std::move(now);
+}
+
+void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
+  refresh(launches_done);
+  simulated_ns_->set(end_ns);
+  simkit::Json now = root_.snapshot();
+  const std::uint64_t index = windows_.size();
+  windows_.push_back({"window " + std::to_string(index), index, last_window_ns_, end_ns, root_.diff(now, last_window_)});
+  last_window_ = std::move(now);
+  last_window_ns_ = end_ns;
+}
+
+namespace {
+simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* index_name) {
+  simkit::Json a = simkit::Json::array();
+  for (const StatsSample& s : samples)
+    a.push_back({{index_name, s.seq}, {"begin_ns", s.begin_ns}, {"end_ns", s.end_ns}, {"stats", s.stats}});
+  return a;
+}
+}  // namespace
+
+simkit::Json PlatformStats::to_json() const {
+  simkit::Json j = root_.to_json();
+  j["launches"] = samples_json(launches_, "seq");
+  j["windows"] = samples_json(windows_, "index");
+  return j;
+}
+
+void PlatformStats::write_table(std::ostream& os) const {
+  os << "# total\n";
+  root_.write_table(os);
+  for (const auto* samples : {&launches_, &windows_})
+    for (const StatsSample& s : *samples) {
+      os << "\n# " << s.label << ": " << s.begin_ns << " ns .. " << s.end_ns << " ns\n";
+      root_.write_table(os, s.stats);
+    }
+}
+
+std::uint64_t launches_done(const sched::ThreadScheduler& scheduler) {
+  std::uint64_t n = 0;
+  for (const sched::PacketRecord& r : scheduler.packet_records()) n += r.done ? 1 : 0;
+  return n;
+}
+
+LaunchSampler::LaunchSampler(sc_core::sc_module_name name, PlatformStats& stats, const sched::ThreadScheduler& scheduler)
+    : sc_module(name), stats_(stats), scheduler_(scheduler) {
+  SC_HAS_PROCESS(LaunchSampler);
+  SC_METHOD(on_completion);
+  sensitive << scheduler_.completion_event();
+  dont_initialize();
+}
+
+void LaunchSampler::on_completion() {
+  const auto& records = scheduler_.packet_records();
+  sampled_.resize(records.size(), false);
+  // In completion order: several packets may complete in one delta cycle.
+  std::vector<const sched::PacketRecord*> done;
+  for (const sched::PacketRecord& r : records)
+    if (r.done && !sampled_[r.seq - 1]) done.push_back(&r);
+  std::sort(done.begin(), done.end(), [](auto* a, auto* b) { return a->finished < b->finished; });
+  const std::uint64_t n = launches_done(scheduler_);
+  for (const sched::PacketRecord* r : done) {
+    sampled_[r->seq - 1] = true;
+    stats_.sample_launch(r->seq, r->submitted.to_default_time_units(), r->finished.to_default_time_units(), n);
+  }
+}
+
+}  // namespace par::platform

@@ -1,0 +1,83 @@
+// The statistics tree of a run (gem5/DRAMSys style): every module's group under its SystemC
+// name, the cores' groups filled from their CoreStats, a `run` group with the run as a whole; plus
+// a sample of the whole tree per kernel launch (difference between two packet completions) and,
+// with --stats-window, per time window. stats.json = the total tree + "launches" + "windows";
+// stats.txt = the same as tables. The JSON schema is in platform/README.md.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "core_statistics.hpp"
+#include "par/simkit/stats.hpp"
+#include "par_core.hpp"
+#include "platform_config.hpp"
+#include "thread_scheduler.hpp"
+
+namespace par::platform {
+
+// One sample: the difference of the tree over [begin_ns, end_ns).
+struct StatsSample {
+  std::string label;  // "launch 3", "window 12"
+  std::uint64_t seq = 0;  // packet (launches) or window index
+  double begin_ns = 0, end_ns = 0;
+  simkit::Json stats;
+};
+
+class PlatformStats {
+ public:
+  PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
+                const std::vector<simkit::StatGroup*>& modules);
+
+  simkit::StatGroup& root() { return root_; }
+  const simkit::StatGroup& root() const { return root_; }
+
+  // Brings the cores' groups and the run counters up to date (cores fill CoreStats per packet).
+  void refresh(std::uint64_t launches_done);
+  // At the end of the run: host time and simulated time.
+  void finish(double host_seconds, double simulated_ns, std::uint64_t launches_done);
+
+  // A launch sample: the tree since the previous launch's completion (or the start).
+  void sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done);
+  // A window sample: the tree since the previous window.
+  void sample_window(double end_ns, std::uint64_t launches_done);
+  const std::vector<StatsSample>& launches() const { return launches_; }
+  const std::vector<StatsSample>& windows() const { return windows_; }
+
+  // {"<the total tree>", "launches": [...], "windows": [...]}: see platform/README.md.
+  simkit::Json to_json() const;
+  void write_table(std::ostream& os) const;
+
+ private:
+  simkit::StatGroup root_;
+  std::vector<const core::ParCore*> cores_;
+  std::vector<std::unique_ptr<core::CoreStatistics>> core_groups_;
+  simkit::Real *host_seconds_, *simulated_ns_;
+  simkit::Counter *thread_instructions_, *launches_done_;
+  simkit::Json last_launch_, last_window_;  // snapshots at the previous sample
+  double last_window_ns_ = 0;
+  std::vector<StatsSample> launches_, windows_;
+};
+
+// Takes a launch sample whenever the scheduler completes a packet (window samples are taken
+// between simulation slices: run_control.hpp). It never keeps the simulation alive by itself.
+class LaunchSampler : public sc_core::sc_module {
+ public:
+  LaunchSampler(sc_core::sc_module_name name, PlatformStats& stats, const sched::ThreadScheduler& scheduler);
+
+ private:
+  void on_completion();
+
+  PlatformStats& stats_;
+  const sched::ThreadScheduler& scheduler_;
+  std::vector<bool> sampled_;  // by packet sequence number - 1
+};
+
+// Packets the scheduler has completed.
+std::uint64_t launches_done(const sched::ThreadScheduler& scheduler);
+
+}  // namespace par::platform
