@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,9 +49,12 @@ inline std::string source_path(const std::string& relative) { return std::string
 inline std::string kernel_file(const std::string& name) { return source_path("sw/kernels/" + name); }
 inline std::string config_file(const std::string& name) { return source_path("platform/configs/" + name); }
 
-// An empty directory of its own for one test.
+// An empty directory of its own for one test (and for its variant with PARSYS_TEST_RUN_ARGS,
+// which ctest may run at the same time).
 inline std::string temp_dir(const std::string& name) {
-  const std::string d = std::string(::testing::TempDir()) + "parsys_cli_" + name;
+  const char* extra = std::getenv("PARSYS_TEST_RUN_ARGS");
+  const std::string variant = extra != nullptr && *extra != '\0' ? "_" + std::to_string(std::hash<std::string>{}(extra)) : "";
+  const std::string d = std::string(::testing::TempDir()) + "parsys_cli_" + name + variant;
   std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
   return d;
 }
