@@ -1,6 +1,7 @@
 #include "platform.hpp"
 
 #include <chrono>
+#include <iomanip>
 #include <sstream>
 
 #include "par/simkit/format.hpp"
@@ -31,6 +32,28 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   const auto bind = [this](auto& initiator, auto& target) {
     links_->bind(initiator, initiator.name(), target, target.name());
   };
+  // Plug-ins first: loading one registers TLM extension types, which must happen before any
+  // payload is constructed (cores, interconnects, launcher).
+  const auto load_plugin = [this](const char* instance, const plugin::PluginConfig& model,
+                                  const dram::DramConfig& replaced, std::uint64_t base) {
+    const dram::DramConfig d = replaced.resolved();  // size and clock still come from <instance>.*
+    plugin::TargetSpec spec;
+    spec.instance = instance;
+    spec.config = model;
+    std::ostringstream mhz;
+    mhz << std::setprecision(17) << d.clock_mhz;
+    spec.platform_args = {{"size", std::to_string(d.capacity())}, {"base", std::to_string(base)}, {"clock_mhz", mhz.str()}};
+    spec.connect = [this](plugin::PluginTarget::OutSocket& out, plugin::TargetSocket& target) {
+      links_->bind(out, out.name(), target, target.get_base_export().name());
+    };
+    return plugin::make_target(spec, error_);
+  };
+  if (cfg_.dram_model.is_plugin() && !(dram_plugin_ = load_plugin("dram", cfg_.dram_model, cfg_.dram, cfg_.global_base)))
+    return;
+  if (cfg_.host_mem_model.is_plugin() &&
+      !(host_mem_plugin_ = load_plugin("host_mem", cfg_.host_mem_model, cfg_.host_mem, cfg_.host_mem_base)))
+    return;
+
   // Binds an interconnect's next output port to `target` and routes `regions` to it.
   const auto attach = [&bind](interconnect::Interconnect& bus, auto& target, std::vector<interconnect::Region> regions) {
     bind(bus.out, target);
@@ -45,15 +68,15 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     bind(cores_.back()->mem, bus_->in);
   }
   if (cfg_.memory == MemorySystem::Dram || cfg_.memory == MemorySystem::L2Dram) {
-    dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
-    const interconnect::Region region{"dram", cfg_.global_base, dram_->capacity()};
-    if (cfg_.memory == MemorySystem::L2Dram) {
+    const interconnect::Region region{"dram", cfg_.global_base, cfg_.dram.resolved().capacity()};
+    const auto wire_dram = [&](auto& dram_in) {
+      if (cfg_.memory == MemorySystem::Dram) return attach(*bus_, dram_in, {region});
       l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
-      for (unsigned b = 0; b < l2_->banks(); ++b) bind(l2_->bank(b).mem, dram_->in);
-      error_ = attach(*bus_, l2_->in, {region});
-    } else {
-      error_ = attach(*bus_, dram_->in, {region});
-    }
+      for (unsigned b = 0; b < l2_->banks(); ++b) bind(l2_->bank(b).mem, dram_in);
+      return attach(*bus_, l2_->in, {region});
+    };
+    if (!dram_plugin_) dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
+    error_ = dram_plugin_ ? wire_dram(dram_plugin_->in) : wire_dram(dram_->in);
     if (!error_.empty()) return;
   }
 
@@ -71,16 +94,22 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   if (cfg_.full_system()) {
     host_bus_ = std::make_unique<interconnect::Interconnect>("host_bus", cfg_.host_bus);
     link_ = std::make_unique<ht::HtLink>("link", cfg_.ht);
-    host_mem_ = std::make_unique<dram::Dram>("host_mem", cfg_.host_mem);
-    const std::uint64_t host_lo = cfg_.host_mem_base, host_hi = host_lo + host_mem_->capacity();
-    error_ = attach(*host_bus_, host_mem_->in, {{"host_mem", host_lo, host_mem_->capacity()}});
+    const std::uint64_t host_bytes = cfg_.host_mem.resolved().capacity();
+    const std::uint64_t host_lo = cfg_.host_mem_base, host_hi = host_lo + host_bytes;
+    const interconnect::Region host_region{"host_mem", host_lo, host_bytes};
+    if (host_mem_plugin_) {
+      error_ = attach(*host_bus_, host_mem_plugin_->in, {host_region});
+    } else {
+      host_mem_ = std::make_unique<dram::Dram>("host_mem", cfg_.host_mem);
+      error_ = attach(*host_bus_, host_mem_->in, {host_region});
+    }
     if (error_.empty()) {
       std::vector<interconnect::Region> device;  // untranslated: one address space
       if (host_lo > 0) device.push_back({"device_low", 0, host_lo, 0, false});
       if (host_hi < kAddressSpaceEnd) device.push_back({"device_high", host_hi, kAddressSpaceEnd - host_hi, 0, false});
       error_ = attach(*host_bus_, link_->host_in, device);
     }
-    if (error_.empty()) error_ = attach(*bus_, link_->dev_in, {{"host_mem", host_lo, host_mem_->capacity(), 0, false}});
+    if (error_.empty()) error_ = attach(*bus_, link_->dev_in, {{"host_mem", host_lo, host_bytes, 0, false}});
     if (!error_.empty()) return;
     bind(link_->dev_out, bus_->in);
     bind(link_->host_out, host_bus_->in);
@@ -171,6 +200,8 @@ std::vector<simkit::StatGroup*> Platform::module_stats() {
   if (host_bus_) g.push_back(&host_bus_->stats());
   if (link_) g.push_back(&link_->stats());
   if (host_mem_) g.push_back(&host_mem_->stats());
+  if (dram_plugin_) g.push_back(&dram_plugin_->stats());
+  if (host_mem_plugin_) g.push_back(&host_mem_plugin_->stats());
   return g;
 }
 

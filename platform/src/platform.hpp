@@ -12,6 +12,7 @@
 #include "l2.hpp"
 #include "packet_launcher.hpp"
 #include "par/isa/program.hpp"
+#include "par/plugin/plugin_target.hpp"
 #include "par/simkit/stats.hpp"
 #include "par/tlmcheck/checked_bindings.hpp"
 #include "par_core.hpp"
@@ -75,6 +76,8 @@ class Platform {
   std::unique_ptr<interconnect::Interconnect> host_bus_;  // full system only
   std::unique_ptr<ht::HtLink> link_;
   std::unique_ptr<dram::Dram> host_mem_;
+  // Vendor models loaded from shared libraries, instead of dram_ / host_mem_ (--X.model plugin:...).
+  std::unique_ptr<plugin::PluginTarget> dram_plugin_, host_mem_plugin_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::unique_ptr<sched::ThreadScheduler> scheduler_;
   std::unique_ptr<PacketLauncher> launcher_;

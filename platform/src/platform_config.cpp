@@ -73,6 +73,13 @@ std::vector<std::string> PlatformConfig::validate() const {
   for (const std::string& m : protocol_check.validate()) e.push_back(m);
   if (memory == MemorySystem::L2Dram)
     for (const std::string& m : l2.validate()) e.push_back(m);
+  for (const std::string& m : dram_model.validate("dram")) e.push_back(m);
+  for (const std::string& m : host_mem_model.validate("host_mem")) e.push_back(m);
+  if (dram_model.is_plugin() && memory != MemorySystem::Dram && memory != MemorySystem::L2Dram)
+    e.push_back(std::string("dram.model: a plug-in is given, but platform.memory is '") + to_string(memory) +
+                "' (there is no device DRAM to replace)");
+  if (host_mem_model.is_plugin() && !full_system())
+    e.push_back("host_mem.model: a plug-in is given, but platform.host is 'direct' (there is no host memory)");
 
   std::vector<Window> windows{
       {"the local memory window", "core.local_mem_base, core.local_mem_size", core.local_mem_base, core.local_mem_size},

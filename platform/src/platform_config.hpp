@@ -11,6 +11,7 @@
 #include "interconnect.hpp"
 #include "l2_config.hpp"
 #include "packet_engine.hpp"
+#include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
 #include "scheduler_config.hpp"
 
@@ -60,6 +61,8 @@ struct PlatformConfig {
   dram::DramConfig host_mem;  // a DRAM model of host memory (ddr-333 unless host_mem.preset says otherwise)
   l2::L2Config l2;
   dram::DramConfig dram;
+  plugin::PluginConfig dram_model;      // --dram.model builtin | plugin:LIB, --dram.plugin_args
+  plugin::PluginConfig host_mem_model;  // the same for host memory
   sched::SchedulerConfig scheduler;
   tlmcheck::CheckerConfig protocol_check;
   RunConfig run;

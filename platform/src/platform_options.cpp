@@ -5,6 +5,7 @@
 #include "ht_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
+#include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
 #include "scheduler_config.hpp"
 
@@ -54,9 +55,11 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   interconnect::register_options(reg, cfg.host_bus, "host_bus", "Host interconnect");
   ht::register_options(reg, cfg.ht);
   dram::register_options(reg, cfg.host_mem, "host_mem");
+  plugin::register_options(reg, cfg.host_mem_model, "host_mem");
   core::register_options(reg, cfg.core);
   l2::register_options(reg, cfg.l2);
   dram::register_options(reg, cfg.dram);
+  plugin::register_options(reg, cfg.dram_model, "dram");
   sched::register_options(reg, cfg.scheduler);
   tlmcheck::register_options(reg, cfg.protocol_check);
 }

@@ -59,9 +59,14 @@ void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
   if (const simkit::StatGroup* d = root.find_group("dram")) {
     std::ostringstream t;
     t << static_cast<std::uint64_t>(stat(*d, "reads")) << " reads, " << static_cast<std::uint64_t>(stat(*d, "writes"))
-      << " writes, row hits/misses/conflicts " << static_cast<std::uint64_t>(stat(*d, "row_hits")) << '/'
-      << static_cast<std::uint64_t>(stat(*d, "row_misses")) << '/' << static_cast<std::uint64_t>(stat(*d, "row_conflicts"))
-      << ", mean latency " << fix2(stat(*d, "avg_latency")) << " ns, " << fix2(stat(*d, "bandwidth")) << " GB/s";
+      << " writes, ";
+    if (d->find("row_hits") != nullptr)  // the built-in model; a plug-in's own counters are under dram.model
+      t << "row hits/misses/conflicts " << static_cast<std::uint64_t>(stat(*d, "row_hits")) << '/'
+        << static_cast<std::uint64_t>(stat(*d, "row_misses")) << '/' << static_cast<std::uint64_t>(stat(*d, "row_conflicts"))
+        << ", ";
+    else
+      t << "plug-in model, ";
+    t << "mean latency " << fix2(stat(*d, "avg_latency")) << " ns, " << fix2(stat(*d, "bandwidth")) << " GB/s";
     line(os, "dram", t.str());
   }
   // Full system: both link directions and host memory.

@@ -6,6 +6,8 @@
 //   accepted   BEGIN_REQ -> TLM_ACCEPTED; END_REQ and BEGIN_RESP on the backward path (default)
 //   updated    BEGIN_REQ -> TLM_UPDATED with END_REQ after accept_ns; BEGIN_RESP on the backward path
 //   completed  BEGIN_REQ -> TLM_COMPLETED with the latency as delay
+// broken=status makes b_transport return with TLM_INCOMPLETE_RESPONSE (a deliberately broken
+// model that the protocol checker must catch).
 // fail=<text> makes the factory fail with that text; bad_stat=1 reports a statistic with an
 // invalid name. Base-protocol violations it sees from parsys are counted in the statistic
 // `violations` (a second BEGIN_REQ before END_REQ, a payload without memory manager, END_RESP
@@ -38,6 +40,7 @@ class TestRam : public par::plugin::TargetModel {
         at_(args.get_choice("mode", "lt", {"lt", "at"}) == "at"),
         style_(args.get_choice("at_style", "accepted", {"accepted", "updated", "completed"})),
         bad_stat_(args.get_uint("bad_stat", 0) != 0),
+        broken_status_(args.get_choice("broken", "none", {"none", "status"}) == "status"),
         bytes_(size_),
         peq_(this, &TestRam::phase_due) {
     if (args.has("fail")) throw std::invalid_argument(args.get_string("fail", ""));
@@ -80,6 +83,7 @@ class TestRam : public par::plugin::TargetModel {
   }
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
     serve(tx);
+    if (broken_status_) tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     delay += latency_;
   }
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx) {
@@ -161,6 +165,7 @@ class TestRam : public par::plugin::TargetModel {
   bool at_;
   std::string style_;
   bool bad_stat_;
+  bool broken_status_;
   std::vector<unsigned char> bytes_;
   tlm_utils::peq_with_cb_and_phase<TestRam> peq_;
   std::deque<tlm::tlm_generic_payload*> responses_;
