@@ -235,6 +235,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "final memory contents ADDR:LEN to dump (may repeat)")(
       "dump-regs", po::value<std::string>(), "final registers of threads FIRST[:COUNT]")(
       "mode", po::value<std::string>(), "timing or functional (same as --run.mode)")(
+      "host", po::value<std::string>(), "run the C++ host program NAME of sw/host on the master core of the full "
+                                        "system (same as --platform.host master --platform.host_program NAME)")(
       "max-cycles", po::value<std::string>(), "run limit in cycles (same as --core.max_cycles)")(
       "max-host-seconds", po::value<std::string>(), "stop after this much host time (same as --run.max_host_seconds)")(
       "check-protocol", po::bool_switch(), "check the TLM-2.0 base protocol on every socket binding "
@@ -263,6 +265,10 @@ int cmd_run(const std::vector<std::string>& args) {
   reg_args.insert(reg_args.end(), cl.unknown.begin(), cl.unknown.end());
   reg_args.insert(reg_args.end(), cl.module_args.begin(), cl.module_args.end());
   if (cl.vm.count("mode")) reg_args.push_back("--run.mode=" + cl.vm["mode"].as<std::string>());
+  if (cl.vm.count("host")) {
+    reg_args.push_back("--platform.host=master");
+    reg_args.push_back("--platform.host_program=" + cl.vm["host"].as<std::string>());
+  }
   if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
   if (cl.vm["check-protocol"].as<bool>()) reg_args.push_back("--protocol_check.enable=true");
   if (cl.vm.count("stats-window"))
@@ -352,6 +358,12 @@ int cmd_run(const std::vector<std::string>& args) {
   summary.core = core0.total_stats();
 
   summary.stats = &plat.stats().root();
+  if (cfg.full_system()) {
+    summary.host_software = !cfg.host_program.empty() ? "host program " + cfg.host_program
+                            : program->kind == isa::ProgramKind::Master ? ".MASTER program of " + input
+                                                                        : "driver launching the packet of " + input;
+    summary.launches = &plat.launch_times();
+  }
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
   // Checkers that record instead of stopping (protocol_check.stop_on_violation = false); a

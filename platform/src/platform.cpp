@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "par/simkit/format.hpp"
+#include "host_programs.hpp"
+#include "packet_host_program.hpp"
 #include "program_runner.hpp"
 
 namespace par::platform {
@@ -17,8 +19,10 @@ constexpr std::uint64_t kAddressSpaceEnd = 1ull << 48;
 Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg_(cfg), program_(program) {
   for (const std::string& p : cfg_.validate()) error_ += (error_.empty() ? "" : "\n") + p;
   if (!error_.empty()) return;
-  if (program_.kind != isa::ProgramKind::Packet) {
-    error_ = "'" + program_.source_file + "' is a .MASTER program; master programs need the full platform";
+  if (program_.kind != isa::ProgramKind::Packet && !cfg_.full_system()) {
+    error_ = "'" + program_.source_file +
+             "' is a .MASTER program: it runs on the master core of the full system (platform.host = master, "
+             "e.g. --config platform/configs/device-dram.ini)";
     return;
   }
   loaded_ = core::LoadedProgram::load(program_, cfg_.core, &error_);
@@ -138,13 +142,37 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     }
   }
 
-  // The stand-alone setting: the program's packet, launched through the scheduler.
-  core::PacketDescriptor packet;
-  packet.start = program_.start;
-  packet.threads = program_.threads;
-  for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
-  launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
-  bind(launcher_->out, cfg_.full_system() ? host_bus_->in : bus_->in);
+  if (cfg_.full_system()) {
+    // The host software on the master core: a C++ host program, the file's .MASTER program, or a
+    // driver that launches the file's packet.
+    std::unique_ptr<runtime::HostProgram> host;
+    if (!cfg_.host_program.empty()) {
+      std::string why;
+      if (!(host = host::make_host_program(cfg_.host_program, &why))) {
+        error_ = "platform.host_program: " + why;
+        return;
+      }
+    } else if (program_.kind == isa::ProgramKind::Packet) {
+      host = std::make_unique<PacketHostProgram>(program_, cfg_.run.repeat);
+    }
+    try {
+      master_ = std::make_unique<master::MasterCore>("master", master_config(), program_, std::move(host));
+    } catch (const std::invalid_argument& e) {
+      error_ = e.what();
+      return;
+    }
+    bind(master_->bus, host_bus_->in);
+    master_->set_device_diagnostics([this](std::uint64_t seq) { return device_diagnosis(seq); });
+    host_done_ = std::make_unique<StopOnEvent>("host_done", master_->finished_event());
+  } else {
+    // The stand-alone setting: the program's packet, written into the scheduler directly.
+    core::PacketDescriptor packet;
+    packet.start = program_.start;
+    packet.threads = program_.threads;
+    for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
+    launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
+    bind(launcher_->out, bus_->in);
+  }
 
   std::vector<const core::ParCore*> cores;
   for (const auto& c : cores_) cores.push_back(c.get());
@@ -153,6 +181,34 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
 }
 
 Platform::~Platform() = default;
+
+master::MasterConfig Platform::master_config() const {
+  master::MasterConfig m = cfg_.master;
+  m.scheduler_base = cfg_.scheduler_base;  // one place says where the scheduler is
+  // Unless given, the runtime's heap is the memory where the data lives, above the program's data,
+  // and the completion flag is the last word of host memory.
+  if (m.heap_bytes == 0 && cfg_.memory != MemorySystem::Local) {
+    const bool in_host = cfg_.memory == MemorySystem::Host;
+    const std::uint64_t base = in_host ? cfg_.host_mem_base : cfg_.global_base;
+    const std::uint64_t bytes = in_host ? cfg_.host_mem.resolved().capacity() : cfg_.dram.resolved().capacity();
+    std::uint64_t used = base;
+    for (const isa::DataSection& d : program_.data)
+      if (d.address >= base && d.address - base < bytes) used = std::max(used, d.address + d.bytes.size());
+    m.heap_base = (used + 4095) / 4096 * 4096;
+    m.heap_bytes = m.heap_base < base + bytes ? base + bytes - m.heap_base : 0;
+  }
+  if (m.flag_addr == 0) m.flag_addr = cfg_.host_mem_base + cfg_.host_mem.resolved().capacity() - 64;
+  return m;
+}
+
+std::string Platform::device_diagnosis(std::uint64_t seq) const {
+  const auto& records = scheduler_->packet_records();
+  if (seq == 0 || seq > records.size()) return "";
+  std::string why = records[seq - 1].error;
+  for (const auto& c : cores_)
+    if (c->failed()) why += (why.empty() ? "" : "; ") + c->error();
+  return why;
+}
 
 std::string Platform::load_global_data() {
   for (const isa::DataSection& d : program_.data) {
@@ -200,6 +256,7 @@ std::vector<simkit::StatGroup*> Platform::module_stats() {
   if (host_bus_) g.push_back(&host_bus_->stats());
   if (link_) g.push_back(&link_->stats());
   if (host_mem_) g.push_back(&host_mem_->stats());
+  if (master_) g.push_back(&master_->stats());
   if (dram_plugin_) g.push_back(&dram_plugin_->stats());
   if (host_mem_plugin_) g.push_back(&host_mem_plugin_->stats());
   return g;
@@ -230,7 +287,12 @@ std::string Platform::pending_work() const {
     const std::string w = c->pending_work();
     if (!w.empty()) os << "\n  " << c->name() << ": " << w;
   }
-  if (!launcher_->done()) os << "\n  launcher: waiting for the packet to complete (scheduler WAIT register)";
+  if (launcher_ && !launcher_->done()) os << "\n  launcher: waiting for the packet to complete (scheduler WAIT register)";
+  if (master_ && !master_->finished()) {
+    const auto& l = master_->launches();
+    os << "\n  master: the host software has not ended";
+    if (!l.empty() && !l.back().done) os << " (waiting for packet " << l.back().seq << ", " << l.back().kernel << ")";
+  }
   return os.str();
 }
 
@@ -241,6 +303,32 @@ void Platform::close_stats() {
   if (cfg_.run.stats_window_cycles > 0 && (stats_->windows().empty() || stats_->windows().back().end_ns < end_ns))
     stats_->sample_window(end_ns, done);
   stats_->finish(host_seconds_, end_ns, done);
+  if (!master_) return;
+  const auto number = [](const simkit::Json& tree, std::string_view path) {
+    const simkit::Json* v = simkit::find_stat(tree, path);
+    return v != nullptr && (*v)["value"].is_number() ? (*v)["value"].get<double>() : 0.0;
+  };
+  double previous_end = 0;
+  for (StatsSample& sample : stats_->launches()) {
+    LaunchTimes t;
+    t.seq = sample.seq;
+    if (sample.seq >= 1 && sample.seq <= master_->launches().size()) {
+      const runtime::LaunchRecord& l = master_->launches()[sample.seq - 1];
+      t.kernel = l.kernel;
+      t.threads = l.threads;
+    }
+    const sched::PacketRecord& p = scheduler_->packet_records().at(sample.seq - 1);
+    t.begin_ns = previous_end;
+    t.end_ns = previous_end = sample.end_ns;
+    t.host_ns = number(sample.stats, "master.host_busy_ns");
+    t.link_ns = std::max(number(sample.stats, "link.h2d.busy_ns"), number(sample.stats, "link.d2h.busy_ns"));
+    t.device_ns = (p.executed - p.started).to_default_time_units();
+    t.overlap_ns = std::max(0.0, t.host_ns + t.link_ns + t.device_ns - (t.end_ns - t.begin_ns));
+    sample.timing = {{"kernel", t.kernel},     {"threads", t.threads}, {"window_ns", t.end_ns - t.begin_ns},
+                     {"host_ns", t.host_ns},   {"link_ns", t.link_ns}, {"device_ns", t.device_ns},
+                     {"overlap_ns", t.overlap_ns}};
+    launch_times_.push_back(t);
+  }
 }
 
 bool Platform::run(const RunLimits& limits) {
@@ -271,9 +359,15 @@ bool Platform::run(const RunLimits& limits) {
     return false;
   }
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
+  if (launcher_) sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
+  else sim_time_ = master_->finished() ? master_->finished_at() : sc_core::sc_time_stamp();
   close_stats();
   stopped_early_ = stop != RunStop::Finished;
+  // The host's view first: it names the packet and includes the core's explanation.
+  if (master_ && !master_->ok()) {
+    error_ = master_->error();
+    return false;
+  }
   for (auto& c : cores_)
     if (c->failed()) {
       error_ = c->error();
@@ -294,7 +388,11 @@ bool Platform::run(const RunLimits& limits) {
                " host seconds (--max-host-seconds)" + at + "; the statistics cover the run so far";
       return false;
   }
-  if (!launcher_->ok()) {
+  if (master_ && !master_->ok()) {
+    error_ = master_->error();
+    return false;
+  }
+  if (launcher_ && !launcher_->ok()) {
     error_ = scheduler_->error().empty() ? "the packet did not complete" : scheduler_->error();
     return false;
   }

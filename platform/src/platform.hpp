@@ -10,6 +10,7 @@
 #include "ht_link.hpp"
 #include "interconnect.hpp"
 #include "l2.hpp"
+#include "master_core.hpp"
 #include "packet_launcher.hpp"
 #include "par/isa/program.hpp"
 #include "par/plugin/plugin_target.hpp"
@@ -22,6 +23,18 @@
 #include "thread_scheduler.hpp"
 
 namespace par::platform {
+
+// Where the time of one launch went (full system), over the window from the previous launch's
+// completion (or the start) to this one's: host = the master core's compute time (instructions,
+// compute()), link = busy time of the busier link direction, device = first share
+// dispatched to last share done; overlap = the part of host + link + device beyond the window,
+// i.e. time during which more than one of them was active.
+struct LaunchTimes {
+  std::uint64_t seq = 0;
+  std::string kernel;
+  std::int64_t threads = 0;
+  double begin_ns = 0, end_ns = 0, host_ns = 0, link_ns = 0, device_ns = 0, overlap_ns = 0;
+};
 
 class Platform {
  public:
@@ -45,6 +58,7 @@ class Platform {
   l2::L2* l2() { return l2_.get(); }
   dram::Dram* dram() { return dram_.get(); }
   ht::HtLink* link() { return link_.get(); }
+  master::MasterCore* master() { return master_.get(); }
   dram::Dram* host_memory() { return host_mem_.get(); }
   sched::ThreadScheduler& scheduler() { return *scheduler_; }
   const tlmcheck::CheckedBindings<>& links() const { return *links_; }
@@ -56,6 +70,8 @@ class Platform {
   // transport). Returns an error message or "".
   std::string read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len);
 
+  // Per launch in the full system (empty in the direct setting); also in stats.json "launches".
+  const std::vector<LaunchTimes>& launch_times() const { return launch_times_; }
   // The statistics tree (every module, the cores, the run) with per-launch and window samples.
   PlatformStats& stats() { return *stats_; }
 
@@ -64,7 +80,9 @@ class Platform {
   std::string status_text() const;   // for the progress line
   std::string pending_work() const;  // for the deadlock message: one line per busy module
   std::vector<simkit::StatGroup*> module_stats();
-  void close_stats();  // final window sample, run totals
+  void close_stats();  // final window sample, run totals, launch times
+  master::MasterConfig master_config() const;    // master.* completed from the platform
+  std::string device_diagnosis(std::uint64_t seq) const;  // why packet `seq` failed
 
   PlatformConfig cfg_;
   isa::Program program_;
@@ -80,9 +98,12 @@ class Platform {
   std::unique_ptr<plugin::PluginTarget> dram_plugin_, host_mem_plugin_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::unique_ptr<sched::ThreadScheduler> scheduler_;
-  std::unique_ptr<PacketLauncher> launcher_;
+  std::unique_ptr<PacketLauncher> launcher_;     // direct: the idealised launcher
+  std::unique_ptr<master::MasterCore> master_;   // full system: the host software
+  std::unique_ptr<StopOnEvent> host_done_;
   std::unique_ptr<PlatformStats> stats_;
   std::unique_ptr<LaunchSampler> launch_sampler_;
+  std::vector<LaunchTimes> launch_times_;
   std::string error_;
   double host_seconds_ = 0;
   bool stopped_early_ = false, interrupted_ = false;

@@ -93,6 +93,9 @@ std::vector<std::string> PlatformConfig::validate() const {
   if (full_system()) {
     for (const std::string& m : host_bus.validate("host_bus")) e.push_back(m);
     for (const std::string& m : ht.validate()) e.push_back(m);
+    for (const std::string& m : master.validate()) e.push_back(m);
+    if (master.wait == runtime::WaitMode::Flag && scheduler.overlap_packets)
+      e.push_back("master.wait: flag waits need packets to complete in order (scheduler.overlap_packets = false)");
     const dram::DramConfig h = host_mem.resolved();
     const std::vector<std::string> he = h.validate();
     e.insert(e.end(), he.begin(), he.end());

@@ -10,6 +10,7 @@
 #include "ht_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
+#include "master_config.hpp"
 #include "packet_engine.hpp"
 #include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
@@ -58,7 +59,8 @@ struct PlatformConfig {
   interconnect::InterconnectConfig bus;
   interconnect::InterconnectConfig host_bus;
   ht::HtConfig ht;
-  dram::DramConfig host_mem;  // a DRAM model of host memory (ddr-333 unless host_mem.preset says otherwise)
+  dram::DramConfig host_mem;
+  master::MasterConfig master;  // scheduler_base, heap and flag are completed by the platform  // a DRAM model of host memory (ddr-333 unless host_mem.preset says otherwise)
   l2::L2Config l2;
   dram::DramConfig dram;
   plugin::PluginConfig dram_model;      // --dram.model builtin | plugin:LIB, --dram.plugin_args

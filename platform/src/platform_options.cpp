@@ -5,6 +5,7 @@
 #include "ht_config.hpp"
 #include "interconnect.hpp"
 #include "l2_config.hpp"
+#include "master_config.hpp"
 #include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
 #include "scheduler_config.hpp"
@@ -54,6 +55,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   interconnect::register_options(reg, cfg.bus);
   interconnect::register_options(reg, cfg.host_bus, "host_bus", "Host interconnect");
   ht::register_options(reg, cfg.ht);
+  master::register_options(reg, cfg.master);
   dram::register_options(reg, cfg.host_mem, "host_mem");
   plugin::register_options(reg, cfg.host_mem_model, "host_mem");
   core::register_options(reg, cfg.core);

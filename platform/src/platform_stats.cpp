@@ -45,7 +45,7 @@ void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end
   refresh(launches_done);
   simulated_ns_->set(end_ns);
   simkit::Json now = root_.snapshot();
-  launches_.push_back({"launch " + std::to_string(seq), seq, begin_ns, end_ns, root_.diff(now, last_launch_)});
+  launches_.push_back({"launch " + std::to_string(seq), seq, begin_ns, end_ns, root_.diff(now, last_launch_), {}});
   last_launch_ = std::move(now);
 }
 
@@ -54,7 +54,7 @@ void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
   simulated_ns_->set(end_ns);
   simkit::Json now = root_.snapshot();
   const std::uint64_t index = windows_.size();
-  windows_.push_back({"window " + std::to_string(index), index, last_window_ns_, end_ns, root_.diff(now, last_window_)});
+  windows_.push_back({"window " + std::to_string(index), index, last_window_ns_, end_ns, root_.diff(now, last_window_), {}});
   last_window_ = std::move(now);
   last_window_ns_ = end_ns;
 }
@@ -62,8 +62,12 @@ void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
 namespace {
 simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* index_name) {
   simkit::Json a = simkit::Json::array();
-  for (const StatsSample& s : samples)
-    a.push_back({{index_name, s.seq}, {"begin_ns", s.begin_ns}, {"end_ns", s.end_ns}, {"stats", s.stats}});
+  for (const StatsSample& s : samples) {
+    simkit::Json e = {{index_name, s.seq}, {"begin_ns", s.begin_ns}, {"end_ns", s.end_ns}};
+    if (!s.timing.is_null()) e["timing"] = s.timing;
+    e["stats"] = s.stats;
+    a.push_back(std::move(e));
+  }
   return a;
 }
 }  // namespace

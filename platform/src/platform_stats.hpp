@@ -26,6 +26,7 @@ struct StatsSample {
   std::uint64_t seq = 0;  // packet (launches) or window index
   double begin_ns = 0, end_ns = 0;
   simkit::Json stats;
+  simkit::Json timing;  // launches in the full system: host/link/device time (Platform::annotate_launches)
 };
 
 class PlatformStats {
@@ -46,6 +47,7 @@ class PlatformStats {
   // A window sample: the tree since the previous window.
   void sample_window(double end_ns, std::uint64_t launches_done);
   const std::vector<StatsSample>& launches() const { return launches_; }
+  std::vector<StatsSample>& launches() { return launches_; }
   const std::vector<StatsSample>& windows() const { return windows_; }
 
   // {"<the total tree>", "launches": [...], "windows": [...]}: see platform/README.md.

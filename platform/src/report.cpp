@@ -86,8 +86,27 @@ void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
   if (const simkit::StatGroup* h = root.find_group("host_mem")) {
     std::ostringstream t;
     t << static_cast<std::uint64_t>(stat(*h, "reads")) << " reads, " << static_cast<std::uint64_t>(stat(*h, "writes"))
-      << " writes, mean latency " << fix2(stat(*h, "avg_latency")) << " ns";
+      << " writes";
+    if (stat(*h, "reads") + stat(*h, "writes") > 0) t << ", mean latency " << fix2(stat(*h, "avg_latency")) << " ns";
     line(os, "host_mem", t.str());
+  }
+}
+
+// Full system: where each launch's time went (the first and last few when there are many).
+void write_launches(std::ostream& os, const std::vector<LaunchTimes>& launches) {
+  os << "  Launches (ns; window = previous completion to this one, overlap = host + link + device - window)\n";
+  os << "    " << std::right << std::setw(5) << "seq" << "  " << std::left << std::setw(14) << "kernel" << std::right
+     << std::setw(9) << "threads" << std::setw(12) << "window" << std::setw(12) << "host" << std::setw(12) << "link"
+     << std::setw(12) << "device" << std::setw(12) << "overlap" << '\n';
+  const std::size_t n = launches.size(), shown = 8;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (n > shown && i == shown / 2) os << "    ... " << n - shown << " more (stats.json \"launches\")\n";
+    if (n > shown && i >= shown / 2 && i < n - shown / 2) continue;
+    const LaunchTimes& t = launches[i];
+    os << "    " << std::right << std::setw(5) << t.seq << "  " << std::left << std::setw(14) << t.kernel.substr(0, 14)
+       << std::right << std::setw(9) << t.threads << std::setw(12) << fix2(t.end_ns - t.begin_ns) << std::setw(12)
+       << fix2(t.host_ns) << std::setw(12) << fix2(t.link_ns) << std::setw(12) << fix2(t.device_ns) << std::setw(12)
+       << fix2(t.overlap_ns) << '\n';
   }
 }
 
@@ -116,8 +135,14 @@ void write_report(std::ostream& os, const RunSummary& r) {
      << cfg.run.clock_mhz << " MHz, memory " << to_string(cfg.memory);
   if (cfg.full_system()) os << ", host across the " << cfg.ht.width_bits << "-bit HT link";
   os << '\n';
-  os << "  packet:   " << r.threads << " threads from " << r.entry << ", " << s.rounds << " rounds";
-  if (cfg.run.repeat > 1) os << " over " << cfg.run.repeat << " launches";
+  if (!r.host_software.empty()) {
+    os << "  host:     " << r.host_software;
+    if (r.launches != nullptr) os << ", " << r.launches->size() << " launches";
+    os << "\n  device:   " << s.rounds << " rounds";
+  } else {
+    os << "  packet:   " << r.threads << " threads from " << r.entry << ", " << s.rounds << " rounds";
+    if (cfg.run.repeat > 1) os << " over " << cfg.run.repeat << " launches";
+  }
   os << "\n\n";
 
   const char* names[] = {"ALU", "FPU", "LS", "CMP"};
@@ -183,6 +208,7 @@ void write_report(std::ostream& os, const RunSummary& r) {
     line(os, "Global loads/stores", g.str());
   }
   if (r.stats != nullptr) write_memory_system(os, *r.stats);
+  if (r.launches != nullptr && !r.launches->empty()) write_launches(os, *r.launches);
   std::ostringstream speed;
   const double ti = static_cast<double>(s.total_thread_instructions());
   speed << simkit::format_fixed(r.host_seconds, 3) << " s host, ";

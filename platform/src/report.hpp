@@ -11,6 +11,7 @@
 #include "par/simkit/json.hpp"
 #include "par/simkit/stats.hpp"
 #include "platform_config.hpp"
+#include "platform.hpp"
 #include "platform_stats.hpp"
 
 namespace par::platform {
@@ -31,6 +32,8 @@ struct RunSummary {
   const simkit::StatGroup* stats = nullptr;  // the whole statistics tree (memory system lines)
   double simulated_ns = 0;
   double host_seconds = 0;        // whole simulation
+  std::string host_software;      // full system: what ran on the master core
+  const std::vector<LaunchTimes>* launches = nullptr;  // full system: per launch
 };
 
 // The readable report of par-core-timing.md §8 (the nine 2011 metrics, instruction classes,

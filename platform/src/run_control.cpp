@@ -20,6 +20,13 @@ void on_interrupt(int) {
 
 }  // namespace
 
+StopOnEvent::StopOnEvent(sc_core::sc_module_name name, const sc_core::sc_event& done) : sc_module(name) {
+  SC_HAS_PROCESS(StopOnEvent);
+  SC_METHOD(stop);
+  sensitive << done;
+  dont_initialize();
+}
+
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
 
 bool interrupt_requested() { return interrupt_flag.load(); }

@@ -32,6 +32,16 @@ enum class RunStop {
 void install_interrupt_handler();
 bool interrupt_requested();
 
+// Ends the simulation (sc_stop) when `done` is notified: the platform's work is over (the host
+// software ended). Without it the run would end by starvation, which means a deadlock.
+class StopOnEvent : public sc_core::sc_module {
+ public:
+  StopOnEvent(sc_core::sc_module_name name, const sc_core::sc_event& done);
+
+ private:
+  void stop() { sc_core::sc_stop(); }
+};
+
 // Runs sc_start() slices until one of RunStop happens; `status` gives the progress text (e.g.
 // "12.3 us simulated, 4/10 launches").
 RunStop run_simulation(const RunLimits& limits, const std::function<std::string()>& status, std::ostream& progress);
