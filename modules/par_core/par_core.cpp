@@ -63,6 +63,10 @@ std::string ParCore::pending_work() const {
   std::ostringstream os;
   os << "running threads " << pending_.first_thread << ".." << pending_.first_thread + static_cast<std::uint64_t>(pending_.threads) - 1
      << " (launched at " << packet_start_ << ", " << running_.threads << " started)";
+  if (in_memory_access_)
+    os << ", waiting for the response to its " << mem_payload_.get_data_length() << "-byte "
+       << (mem_payload_.is_write() ? "store" : "load") << " at 0x" << std::hex << mem_payload_.get_address() << std::dec
+       << " on `mem`";
   return os.str();
 }
 
@@ -111,7 +115,9 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   const sc_time leave = at_cycle(cycle);
   const sc_time now = sc_core::sc_time_stamp();
   sc_time delay = leave > now ? leave - now : sc_core::SC_ZERO_TIME;
+  in_memory_access_ = true;  // for the deadlock report
   mem->b_transport(tx, delay);
+  in_memory_access_ = false;
   if (!tx.is_response_ok()) {
     error = tx.get_response_string();
     return false;

@@ -74,6 +74,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   std::vector<CoreStats> per_packet_;
   std::vector<ThreadRegisters> captured_;
   tlm::tlm_generic_payload mem_payload_;
+  bool in_memory_access_ = false;  // mem_payload_ is in flight on `mem`
 };
 
 }  // namespace par::core

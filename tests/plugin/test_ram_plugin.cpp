@@ -7,7 +7,8 @@
 //   updated    BEGIN_REQ -> TLM_UPDATED with END_REQ after accept_ns; BEGIN_RESP on the backward path
 //   completed  BEGIN_REQ -> TLM_COMPLETED with the latency as delay
 // broken=status makes b_transport return with TLM_INCOMPLETE_RESPONSE (a deliberately broken
-// model that the protocol checker must catch).
+// model that the protocol checker must catch); broken=silent (mode=at) accepts requests and never
+// answers (a hung model: the platform's deadlock report must name who waits).
 // fail=<text> makes the factory fail with that text; bad_stat=1 reports a statistic with an
 // invalid name. Base-protocol violations it sees from parsys are counted in the statistic
 // `violations` (a second BEGIN_REQ before END_REQ, a payload without memory manager, END_RESP
@@ -40,7 +41,8 @@ class TestRam : public par::plugin::TargetModel {
         at_(args.get_choice("mode", "lt", {"lt", "at"}) == "at"),
         style_(args.get_choice("at_style", "accepted", {"accepted", "updated", "completed"})),
         bad_stat_(args.get_uint("bad_stat", 0) != 0),
-        broken_status_(args.get_choice("broken", "none", {"none", "status"}) == "status"),
+        broken_(args.get_choice("broken", "none", {"none", "status", "silent"})),
+        broken_status_(broken_ == "status"),
         bytes_(size_),
         peq_(this, &TestRam::phase_due) {
     if (args.has("fail")) throw std::invalid_argument(args.get_string("fail", ""));
@@ -96,6 +98,7 @@ class TestRam : public par::plugin::TargetModel {
   }
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (phase == tlm::BEGIN_REQ && broken_ == "silent") return tlm::TLM_ACCEPTED;  // and nothing ever after
     if (phase == tlm::BEGIN_REQ) {
       if (!tx.has_mm()) ++violations_;
       if (request_open_) ++violations_;  // request exclusion
@@ -165,6 +168,7 @@ class TestRam : public par::plugin::TargetModel {
   bool at_;
   std::string style_;
   bool bad_stat_;
+  std::string broken_;
   bool broken_status_;
   std::vector<unsigned char> bytes_;
   tlm_utils::peq_with_cb_and_phase<TestRam> peq_;

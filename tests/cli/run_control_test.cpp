@@ -1,0 +1,77 @@
+// Long runs behave (issue 5): host-time and cycle limits, Ctrl-C and a hung model each end the run
+// with a clear message and the statistics gathered so far; the progress line appears on request.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "../support/parsys_cli.hpp"
+
+namespace {
+
+using namespace par::testing;
+
+const std::string kGlobal = "--config " + config_file("device-dram.ini");
+const std::string kTestRam = std::string("plugin:") + PARSYS_TEST_PLUGIN_DIR + "/test_ram.so";
+// Far more work than any limit below lets through.
+const std::string kLongRun = "run " + kernel_file("gs.par") + " -q --run.repeat 1000000";
+
+TEST(RunControl, HostTimeLimitStopsWithTheStatisticsSoFar) {
+  const std::string dir = temp_dir("run_host_limit");
+  const CliResult r = parsys(kLongRun + " --max-host-seconds 0.3 --out " + dir);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "stopped after 0.3 host seconds (--max-host-seconds)")) << r.out;
+  const nlohmann::json s = read_json(dir + "/stats.json");
+  const std::int64_t launches = s["run"]["launches"]["value"];
+  EXPECT_GT(launches, 0);
+  EXPECT_LT(launches, 1000000);
+  EXPECT_EQ(s["launches"].size(), static_cast<std::size_t>(launches));
+}
+
+TEST(RunControl, CtrlCWritesTheStatisticsAndExits130) {
+  const std::string dir = temp_dir("run_sigint");
+  // The shell starts parsys in the background, interrupts it after a moment and reports its status.
+  const std::string cmd = "sh -c '" + std::string(PARSYS_BIN) + " " + kLongRun + " --out " + dir +
+                          " & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo status=$?' 2>&1";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  pclose(p);
+  EXPECT_TRUE(contains(out, "status=130")) << out;
+  EXPECT_TRUE(contains(out, "interrupted at")) << out;
+  EXPECT_GT(read_json(dir + "/stats.json")["run"]["launches"]["value"].get<std::int64_t>(), 0);
+}
+
+TEST(RunControl, CycleLimitIsAClearError) {
+  const CliResult r = parsys("run " + kernel_file("gs.par") + " -q --max-cycles 100");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "100")) << r.out;
+  EXPECT_TRUE(contains(r.out, "core.max_cycles")) << r.out;
+}
+
+// A memory model that accepts requests and never answers: nothing can progress, and the report
+// names every module with pending work.
+TEST(RunControl, HungModelIsReportedAsADeadlockNamingWhoWaits) {
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --dram.rows 256 --dram.model " + kTestRam +
+                             " --dram.plugin_args mode=at,broken=silent --max-host-seconds 60");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "deadlock: no module can make progress")) << r.out;
+  EXPECT_TRUE(contains(r.out, "scheduler: packet 1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "core0: running threads 0..1279")) << r.out;
+  EXPECT_TRUE(contains(r.out, "waiting for the response to its 64-byte load at 0x10000 on `mem`")) << r.out;
+  EXPECT_TRUE(contains(r.out, "master: the host software has not ended (waiting for packet 1")) << r.out;
+}
+
+TEST(RunControl, ProgressLineOnRequestOnly) {
+  const std::string run = "run " + kernel_file("gs.par") + " -q --run.repeat 150";  // about half a second
+  const CliResult on = parsys(run + " --run.progress on");
+  ASSERT_EQ(on.status, 0) << on.out;
+  EXPECT_TRUE(contains(on.out, "us simulated")) << on.out.substr(0, 300);
+  EXPECT_TRUE(contains(on.out, "packets done")) << on.out.substr(0, 300);
+  const CliResult automatic = parsys(run);  // stderr is a pipe here: quiet
+  ASSERT_EQ(automatic.status, 0);
+  EXPECT_FALSE(contains(automatic.out, "us simulated")) << automatic.out.substr(0, 300);
+}
+
+}  // namespace
