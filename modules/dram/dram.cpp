@@ -65,6 +65,27 @@ Tick Dram::tick_at_or_after(const sc_time& t) const {
   return static_cast<Tick>(std::ceil((ps - resolution_ps_) / tick_ps_));
 }
 
+// --- tracing ------------------------------------------------------------------------------------
+
+void Dram::set_trace(trace::Timeline* timeline, trace::VcdWriter*) {
+  channel_tracks_.clear();
+  if (timeline == nullptr) return;
+  for (unsigned c = 0; c < cfg_.channels; ++c)
+    channel_tracks_.emplace_back(timeline, "dram", "ch" + std::to_string(c));
+  read_name_ = timeline->name("read");
+  write_name_ = timeline->name("write");
+  dram_category_ = timeline->category("dram");
+}
+
+void Dram::trace_burst(const BurstRequest& req, const BurstResult& res, std::uint64_t address,
+                       unsigned bytes) {
+  const auto ps = [this](Tick t) { return static_cast<trace::Ps>(std::llround(static_cast<double>(t) * tick_ps_)); };
+  channel_tracks_[req.channel].interval(
+      req.op == Op::Read ? read_name_ : write_name_, dram_category_, ps(req.arrival), ps(res.data_end),
+      {trace::Arg::hex("addr", address), {"bytes", bytes}, {"row", to_string(res.outcome)},
+       {"rank", req.rank}, {"bank", req.bank}});
+}
+
 // --- data ---------------------------------------------------------------------------------------
 
 bool Dram::in_range(std::uint64_t address, std::uint64_t len) const {
@@ -151,6 +172,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     req.arrival = start;
     const BurstResult res = engine_.schedule(req);
     stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns);
+    if (!channel_tracks_.empty()) trace_burst(req, res, a, static_cast<unsigned>(next - a));
     done = std::max(done, res.data_end);
     a = next;
   }

@@ -24,6 +24,8 @@
 #include "dram_stats.hpp"
 #include "dram_timing.hpp"
 #include "par/simkit/stats.hpp"
+#include "par/trace/timeline.hpp"
+#include "par/trace/vcd_writer.hpp"
 
 namespace par::dram {
 
@@ -54,6 +56,11 @@ class Dram : public sc_core::sc_module {
   bool peek(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const;
   bool poke(std::uint64_t address, const std::uint8_t* src, std::uint64_t len);
 
+  // Tracing (README.md "Tracing"): one interval per burst on dram/ch<c>. Call before sc_start;
+  // null (the default) records nothing and costs one test per burst. `vcd` is accepted for a
+  // uniform platform call and not used (no DRAM signal yet).
+  void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
+
  private:
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
@@ -65,6 +72,7 @@ class Dram : public sc_core::sc_module {
   sc_core::sc_time serve(tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
   bool in_range(std::uint64_t address, std::uint64_t len) const;
   void copy_data(tlm::tlm_generic_payload& tx, bool honour_byte_enables);
+  void trace_burst(const BurstRequest& req, const BurstResult& res, std::uint64_t address, unsigned bytes);
 
   // Approximately-timed responses: BEGIN_RESP per socket, one at a time (response exclusion).
   void response_due(tlm::tlm_generic_payload& tx, const tlm::tlm_phase& phase);
@@ -94,6 +102,11 @@ class Dram : public sc_core::sc_module {
   sc_core::sc_event resume_;
   std::unordered_map<tlm::tlm_generic_payload*, int> at_port_;
   std::vector<Port> ports_;
+
+  // Tracing; empty / invalid when off.
+  std::vector<trace::TrackRef> channel_tracks_;  // one per channel
+  trace::NameId read_name_, write_name_;
+  trace::CategoryId dram_category_;
 };
 
 }  // namespace par::dram

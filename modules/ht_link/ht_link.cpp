@@ -99,6 +99,15 @@ HtLink::HtLink(sc_core::sc_module_name name, const HtConfig& cfg)
   dev_in.register_transport_dbg(this, &HtLink::dev_transport_dbg);
 }
 
+void HtLink::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
+  if (timeline == nullptr && vcd == nullptr) {
+    trace_.reset();
+  } else {
+    trace_ = std::make_unique<LinkTrace>(timeline, vcd);
+  }
+  model_.set_trace(trace_.get());
+}
+
 Ps HtLink::to_ps(const sc_time& t) const {
   // Exact while the time in ps fits a double's mantissa (about 2.5 hours of simulated time).
   return static_cast<Ps>(std::llround(static_cast<double>(t.value()) * resolution_ps_));

@@ -11,6 +11,8 @@
 // transport passes straight through without timing; DMI is not offered.
 #pragma once
 
+#include <memory>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -20,6 +22,7 @@
 #include "ht_time.hpp"
 #include "link_model.hpp"
 #include "link_stats.hpp"
+#include "link_trace.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::ht {
@@ -41,6 +44,10 @@ class HtLink : public sc_core::sc_module {
   simkit::StatGroup& stats() { return stats_group_; }
   const simkit::StatGroup& stats() const { return stats_group_; }
   const LinkModel& model() const { return model_; }
+  // Tracing (README.md "Tracing"): one interval per packet on link/h2d or link/d2h, the counter
+  // `queue`, VCD link.<dir>.busy / link.<dir>.queue. Call before sc_start; null pointers (the
+  // default) record nothing.
+  void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
 
  private:
   class Far;
@@ -63,6 +70,7 @@ class HtLink : public sc_core::sc_module {
   LinkModel model_;
   sc_core::sc_event slot_freed_;  // a far-side access returned (see LinkModel's FarSide)
   double resolution_ps_;
+  std::unique_ptr<LinkTrace> trace_;  // null when tracing is off
 };
 
 }  // namespace par::ht

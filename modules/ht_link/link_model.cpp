@@ -45,9 +45,10 @@ Ps LinkModel::stage_end(Side s, Ps t) const {
 void LinkModel::retire(Ps now) {
   for (simkit::IntervalCalendar& c : channels_) c.retire(now);
   for (OutstandingLimiter& l : limiters_) l.retire(now);
+  if (trace_ != nullptr) trace_->retire(now);
 }
 
-Ps LinkModel::send(Direction d, unsigned control, unsigned data, Ps ready) {
+Ps LinkModel::send(Direction d, PacketKind kind, unsigned control, unsigned data, Ps ready) {
   const Ps duration = packet_ps(control + data);
   const Ps start = channels_[index(d)].reserve(ready, duration);
   DirectionStats& st = stats_.of(d);
@@ -60,15 +61,17 @@ Ps LinkModel::send(Direction d, unsigned control, unsigned data, Ps ready) {
     st.queue_ns += ps_to_ns(start - ready);
   }
   stats_.reach(start + duration);
+  if (trace_ != nullptr) trace_->packet(d, kind, control + data, data, ready, start, start + duration);
   return start + duration;
 }
 
 RequestTiming LinkModel::send_request(Side origin, bool non_posted, unsigned data_bytes,
-                                      Ps arrival) {
+                                      Ps arrival, bool write) {
   OutstandingLimiter& limiter = limiters_[index(origin)];
   DirectionStats& st = stats_.of(sent_by(origin));
   RequestTiming t;
   t.arrival = arrival;
+  t.write = write;
   t.entry = limiter.admit(arrival);
   if (t.entry > arrival) ++st.wait_queue_stalls;
   t.start = t.entry;
@@ -81,7 +84,8 @@ RequestTiming LinkModel::send_request(Side origin, bool non_posted, unsigned dat
   if (t.start > arrival) st.wait_ns += ps_to_ns(t.start - arrival);
   const Side target = other(origin);
   t.ready = stage_end(origin, t.start + tx_ps(origin));
-  t.sent = send(sent_by(origin), HtConfig::kRequestControlBytes, data_bytes, t.ready);
+  t.sent = send(sent_by(origin), write ? PacketKind::Write : PacketKind::Read,
+                HtConfig::kRequestControlBytes, data_bytes, t.ready);
   t.delivered = stage_end(target, t.sent + rx_ps(target));
   return t;
 }
@@ -91,7 +95,8 @@ ResponseTiming LinkModel::send_response(Side origin, const RequestTiming& reques
   const Side target = other(origin);
   ResponseTiming t;
   t.ready = stage_end(target, target_done + target_ps(target) + tx_ps(target));
-  t.sent = send(sent_by(target), HtConfig::kResponseControlBytes, data_bytes, t.ready);
+  t.sent = send(sent_by(target), request.write ? PacketKind::WriteResponse : PacketKind::ReadResponse,
+                HtConfig::kResponseControlBytes, data_bytes, t.ready);
   t.completion = stage_end(origin, t.sent + rx_ps(origin));
   limiters_[index(origin)].release(request.slot, t.completion);
   stats_.reach(t.completion);
@@ -110,7 +115,7 @@ AccessResult LinkModel::transfer(const Access& access, FarSide& far) {
         arrival = std::max(arrival, far.wait_for_slot());
     }
     const RequestTiming request =
-        send_request(access.origin, non_posted, write ? packet.length : 0, arrival);
+        send_request(access.origin, non_posted, write ? packet.length : 0, arrival, write);
     const FarSide::Done done = far.deliver(packet, request.delivered);
     result.ok = result.ok && done.ok;
     const Ps target_done = std::max(done.at, request.delivered);

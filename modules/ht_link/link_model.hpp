@@ -21,6 +21,7 @@
 #include "ht_config.hpp"
 #include "ht_time.hpp"
 #include "link_stats.hpp"
+#include "link_trace.hpp"
 #include "outstanding_limiter.hpp"
 
 namespace par::ht {
@@ -76,6 +77,7 @@ struct RequestTiming {
   Ps sent = 0;      // last byte on the link
   Ps delivered = 0; // RX stage at the target done: the far-side access starts
   std::size_t slot = 0;
+  bool write = false;  // a write request (its response is a write response)
 };
 struct ResponseTiming {
   Ps ready = 0;       // target stages and TX stage done
@@ -92,9 +94,18 @@ class LinkModel {
   AccessResult transfer(const Access& access, FarSide& far);
 
   // The two halves of one packet's journey (used by transfer(); public for tests).
-  RequestTiming send_request(Side origin, bool non_posted, unsigned data_bytes, Ps arrival);
+  // `write` only names the packets in a trace; the four-argument form takes a request with data
+  // for a write.
+  RequestTiming send_request(Side origin, bool non_posted, unsigned data_bytes, Ps arrival,
+                             bool write);
+  RequestTiming send_request(Side origin, bool non_posted, unsigned data_bytes, Ps arrival) {
+    return send_request(origin, non_posted, data_bytes, arrival, data_bytes > 0);
+  }
   ResponseTiming send_response(Side origin, const RequestTiming& request, unsigned data_bytes,
                                Ps target_done);
+
+  // Records every packet on `trace` from now on (null: tracing off). Not owned.
+  void set_trace(LinkTrace* trace) { trace_ = trace; }
 
   // Forgets the channel and wait-queue history before `now` (call with the current time).
   void retire(Ps now);
@@ -117,7 +128,7 @@ class LinkModel {
   static std::size_t index(Direction d) { return d == Direction::HostToDevice ? 0 : 1; }
   static std::size_t index(Side s) { return s == Side::Host ? 0 : 1; }
   // Reserves the channel for a packet ready at `ready`; records it; returns its last-byte time.
-  Ps send(Direction d, unsigned control, unsigned data, Ps ready);
+  Ps send(Direction d, PacketKind kind, unsigned control, unsigned data, Ps ready);
 
   HtConfig cfg_;
   LinkStats& stats_;
@@ -127,6 +138,7 @@ class LinkModel {
   Ps core_period_;
   simkit::IntervalCalendar channels_[2];       // h2d, d2h
   std::vector<OutstandingLimiter> limiters_;  // host, device
+  LinkTrace* trace_ = nullptr;
 };
 
 }  // namespace par::ht

@@ -177,7 +177,10 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   stores_.clear();
   if (packet.threads <= 0) return true;
 
-  if (timed) timing_ = std::make_unique<TimingModel>(cfg_);
+  if (timed) {
+    timing_ = std::make_unique<TimingModel>(cfg_);
+    timing_->set_stall_listener(stall_listener_);
+  }
   if (lsu_) lsu_->reset_counters();
   state_.set_inherited(packet.inherited);
   const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);
@@ -224,7 +227,8 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
         fetch = t + 1;
         if (timed && out.disqualified_direct_xp && cfg_.xp_disqualified_penalty > 0) {
           fetch += cfg_.xp_disqualified_penalty;
-          timing_->add_stall(StallCause::XpDisqualified, cfg_.xp_disqualified_penalty);
+          timing_->add_stall(StallCause::XpDisqualified, fetch - cfg_.xp_disqualified_penalty,
+                             cfg_.xp_disqualified_penalty);
         }
       } else {
         if (auto fault = exec_.execute(in, control_.mask(), control_.active_count()))

@@ -78,6 +78,9 @@ class PacketEngine {
                LocalMemory& local, GlobalMemoryPort* global, RunMode mode,
                int functional_width = 1024);
 
+  // Reports the frontend stalls of every later packet to `listener` (null: none; not owned).
+  void set_stall_listener(StallListener* listener) { stall_listener_ = listener; }
+
   // Asks for the final registers of threads [first, first + count).
   void capture_registers(std::uint64_t first, std::uint64_t count);
   const std::vector<ThreadRegisters>& captured_registers() const { return captured_; }
@@ -117,6 +120,7 @@ class PacketEngine {
   std::vector<Cycle> min_result_;
   std::uint64_t capture_first_ = 0, capture_count_ = 0;
   std::vector<ThreadRegisters> captured_;
+  StallListener* stall_listener_ = nullptr;
 };
 
 }  // namespace par::core

@@ -39,6 +39,7 @@ void ParCore::run_thread() {
     std::memcpy(packet.inherited, pending_.inherited, sizeof packet.inherited);
     std::string error;
     packet_start_ = sc_core::sc_time_stamp();
+    if (trace_ != nullptr) trace_->begin_packet(to_ps_(packet_start_), to_ps_(period_));
     in_engine_ = true;
     last_ok_ = engine_.run(packet, stats, &error);
     in_engine_ = false;
@@ -51,9 +52,21 @@ void ParCore::run_thread() {
     // have spent synchronising).
     const sc_time end = at_cycle(stats.cycles);
     if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
+    if (trace_ != nullptr)
+      trace_->end_packet(to_ps_(sc_core::sc_time_stamp()), packet.threads, packet.first_thread, packet.start,
+                         last_ok_);
     busy_ = false;
     done_.notify(sc_core::SC_ZERO_TIME);
   }
+}
+
+void ParCore::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
+  trace_.reset();
+  if (timeline != nullptr || vcd != nullptr) {
+    trace_ = std::make_unique<CoreTrace>(timeline, vcd, basename());
+    if (!trace_->enabled()) trace_.reset();  // no selected signal and no timeline
+  }
+  engine_.set_stall_listener(trace_.get());
 }
 
 std::int64_t ParCore::threads_started() const { return total_.threads + (in_engine_ ? running_.threads : 0); }

@@ -16,10 +16,14 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "core_config.hpp"
+#include "core_trace.hpp"
 #include "core_stats.hpp"
 #include "local_memory.hpp"
 #include "packet_descriptor.hpp"
 #include "packet_engine.hpp"
+#include "par/trace/sc_ps.hpp"
+#include "par/trace/timeline.hpp"
+#include "par/trace/vcd_writer.hpp"
 
 namespace par::core {
 
@@ -46,6 +50,11 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   // Final registers of chosen threads (see PacketEngine::capture_registers).
   void capture_registers(std::uint64_t first, std::uint64_t count) { engine_.capture_registers(first, count); }
   const std::vector<ThreadRegisters>& captured_registers() const { return captured_; }
+  // Tracing (README.md "Tracing"): per packet a busy interval, per run of frontend stall cycles a
+  // stall interval, on tracks <name>/busy and <name>/stall (<name> = the module's base name, the
+  // platform's "core<i>"); VCD <name>.busy and <name>.stall. Call before sc_start; null pointers
+  // (the default) record nothing and cost the core one test per counted stall.
+  void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
 
  private:
   void run_thread();
@@ -75,6 +84,8 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   std::vector<ThreadRegisters> captured_;
   tlm::tlm_generic_payload mem_payload_;
   bool in_memory_access_ = false;  // mem_payload_ is in flight on `mem`
+  std::unique_ptr<CoreTrace> trace_;  // null when tracing is off
+  trace::ScToPs to_ps_;
 };
 
 }  // namespace par::core

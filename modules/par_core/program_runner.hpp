@@ -35,6 +35,7 @@ struct RunOptions {
   int functional_width = 1024;       // threads side by side in functional mode
   std::uint64_t capture_first = 0;   // threads whose final registers are captured
   std::uint64_t capture_count = 0;
+  StallListener* stall_listener = nullptr;  // told about every frontend stall (tracing, tests)
 };
 
 // Validates the configuration, loads the data sections and runs the program's packet.

@@ -85,6 +85,7 @@ Cycle TimingModel::output_buffer_free(const FuHistory& h, OutputBufferRelease re
 Cycle TimingModel::wait_for_committed(Cycle fetch, RegId reg, StallCause cause) {
   const Cycle t = std::max(fetch, committed_visible(reg));
   stalls_[static_cast<int>(cause)] += t - fetch;
+  if (listener_ != nullptr && t > fetch) listener_->stall(cause, fetch, t);
   return t;
 }
 
@@ -124,6 +125,12 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
     const Cycle rob_wait = std::max<Cycle>(0, std::min(d, rob_free) - fetch);
     stalls_[static_cast<int>(StallCause::RobFull)] += rob_wait;
     stalls_[static_cast<int>(StallCause::QueueFullAlu) + u] += (d - fetch) - rob_wait;
+    if (listener_ != nullptr) {
+      if (rob_wait > 0) listener_->stall(StallCause::RobFull, fetch, fetch + rob_wait);
+      if (d > fetch + rob_wait)
+        listener_->stall(static_cast<StallCause>(static_cast<int>(StallCause::QueueFullAlu) + u),
+                         fetch + rob_wait, d);
+    }
   }
 
   // Operand availability per thread slot (§4.4). A store issues on its address operands unless

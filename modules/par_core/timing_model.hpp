@@ -41,6 +41,14 @@ enum class StallCause : std::uint8_t {
 inline constexpr int kStallCauses = static_cast<int>(StallCause::Count);
 const char* stall_cause_name(StallCause c);
 
+// Told about every frontend stall as it is counted: cycles [from, to) lost to `cause`, in
+// frontend order (from is non-decreasing). Tracing uses it (core_trace.hpp); null when off.
+class StallListener {
+ public:
+  virtual ~StallListener() = default;
+  virtual void stall(StallCause cause, Cycle from, Cycle to) = 0;
+};
+
 // What the timing model needs to know about a backend instruction.
 struct TimingOp {
   isa::Unit unit = isa::Unit::Alu;
@@ -96,8 +104,13 @@ class TimingModel {
   // Earliest cycle >= fetch at which a control instruction reading `reg` may execute; counts
   // the wait as `cause` stall cycles.
   Cycle wait_for_committed(Cycle fetch, isa::RegId reg, StallCause cause);
-  // Counts `cycles` frontend cycles lost to `cause` (disqualified-xp penalty).
-  void add_stall(StallCause cause, Cycle cycles) { stalls_[static_cast<int>(cause)] += cycles; }
+  // Counts the frontend cycles [from, from + cycles) as lost to `cause` (disqualified-xp penalty).
+  void add_stall(StallCause cause, Cycle from, Cycle cycles) {
+    stalls_[static_cast<int>(cause)] += cycles;
+    if (listener_ != nullptr && cycles > 0) listener_->stall(cause, from, from + cycles);
+  }
+  // Reports every stall to `listener` from now on (null: none). Not owned.
+  void set_stall_listener(StallListener* listener) { listener_ = listener; }
 
   // Result availability of thread slot k of the last dispatched instruction (data operand of a
   // store: the cycle its data is available), used for store-to-load ordering.
@@ -140,6 +153,7 @@ class TimingModel {
   std::vector<Cycle> ready_, start_, results_, store_data_;  // scratch, one per thread slot
 
   std::array<std::int64_t, kStallCauses> stalls_{};
+  StallListener* listener_ = nullptr;
   std::int64_t rob_occupancy_sum_ = 0;
   int rob_max_occupancy_ = 0;
 };

@@ -55,6 +55,35 @@ void ThreadScheduler::end_of_elaboration() {
   stats_.add_cores(cores.size());
 }
 
+// --- tracing --------------------------------------------------------------------------------------
+
+void ThreadScheduler::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
+  launches_ = trace::TrackRef(timeline, "scheduler", "launches");
+  if (timeline != nullptr) {
+    packet_name_ = timeline->name("packet");
+    launch_category_ = timeline->category("launch");
+  }
+  pending_signal_ = trace::SignalRef(vcd, "scheduler.pending", 16);
+}
+
+void ThreadScheduler::trace_pending() {
+  if (pending_signal_.enabled())
+    pending_signal_.set(to_ps_(sc_core::sc_time_stamp()), logic_->outstanding());
+}
+
+void ThreadScheduler::trace_packet(const PacketRecord& r) {
+  if (!launches_.enabled()) return;
+  unsigned used_cores = 0;
+  const auto it = cores_of_packet_.find(r.seq);
+  if (it != cores_of_packet_.end()) {
+    for (bool used : it->second) used_cores += used ? 1 : 0;
+    cores_of_packet_.erase(it);
+  }
+  launches_.interval(packet_name_, launch_category_, to_ps_(r.submitted), to_ps_(r.finished),
+                     {{"seq", r.seq}, {"threads", r.threads}, {"cores", used_cores},
+                      {"start", r.start}, {"ok", r.ok}});
+}
+
 // --- registers ------------------------------------------------------------------------------------
 
 std::uint64_t ThreadScheduler::peek(std::uint64_t offset) const {
@@ -150,6 +179,7 @@ void ThreadScheduler::doorbell(sc_time& delay) {
   r.submitted = sc_core::sc_time_stamp();
   records_.push_back(r);
   ++stats_.commands;
+  trace_pending();
   wake_.notify(SC_ZERO_TIME);
 }
 
@@ -202,6 +232,11 @@ void ThreadScheduler::dispatch_thread() {
       r.threads_launched += share.threads;
       ++stats_.shares;
       stats_.threads_launched += static_cast<std::uint64_t>(share.threads);
+      if (launches_.enabled()) {
+        std::vector<bool>& used = cores_of_packet_[a->seq];
+        used.resize(logic_->cores());
+        used[share.core] = true;
+      }
       CoreCounters& cc = stats_.core(share.core);
       ++cc.shares;
       cc.threads += static_cast<std::uint64_t>(share.threads);
@@ -272,6 +307,8 @@ void ThreadScheduler::signal_completion(std::uint64_t seq) {
   if (failed) ++stats_.packets_failed;
   if (cmd.threads <= 0) ++stats_.empty_packets;
   stats_.packet_ns += ns(r.finished - r.started);
+  trace_packet(r);
+  trace_pending();
   progress_.notify(SC_ZERO_TIME);
   wake_.notify(SC_ZERO_TIME);
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@
 
 #include "dispatch_logic.hpp"
 #include "par/simkit/stats.hpp"
+#include "par/trace/sc_ps.hpp"
+#include "par/trace/timeline.hpp"
+#include "par/trace/vcd_writer.hpp"
 #include "register_block.hpp"
 #include "scheduler_config.hpp"
 #include "scheduler_stats.hpp"
@@ -72,6 +76,9 @@ class ThreadScheduler : public sc_core::sc_module {
   const sc_core::sc_event& completion_event() const { return progress_; }
   // The value a read of a control/status register would return now, without time (e.g. kRegStatus).
   std::uint64_t peek(std::uint64_t offset) const;
+  // Tracing (README.md "Tracing"): one `scheduler/launches` interval per packet and the VCD
+  // signal `scheduler.pending`. Call before sc_start; null pointers (the default) record nothing.
+  void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
 
  private:
   void end_of_elaboration() override;
@@ -86,6 +93,8 @@ class ThreadScheduler : public sc_core::sc_module {
   // Writes the flag; returns "" or why it failed.
   std::string write_flag(std::uint64_t address, std::uint64_t value);
   void note_failure(PacketRecord& r, const std::string& why);
+  void trace_pending();
+  void trace_packet(const PacketRecord& r);
 
   const SchedulerConfig cfg_;
   const sc_core::sc_time register_latency_;
@@ -98,6 +107,15 @@ class ThreadScheduler : public sc_core::sc_module {
   std::string first_error_;
   sc_core::sc_event wake_;      // the dispatcher may have something to do
   sc_core::sc_event progress_;  // a packet finished: queue entries and WAIT readers
+
+  // Tracing; all null when off.
+  trace::TrackRef launches_;
+  trace::NameId packet_name_;
+  trace::CategoryId launch_category_;
+  trace::SignalRef pending_signal_;
+  trace::ScToPs to_ps_;
+  // Per outstanding packet, the cores that ran a share of it (maintained only when tracing).
+  std::map<std::uint64_t, std::vector<bool>> cores_of_packet_;
 };
 
 }  // namespace par::sched
