@@ -1,6 +1,6 @@
 // End-to-end tests of the memory-system kernels (sw/kernels/pointer-chase.par, stream-sva.par),
-// their generators (scripts/gen-pointer-chase, scripts/gen-stream-sva) and scripts/sweep and
-// scripts/mem-latency, through the parsys command, with local memory and with device DRAM
+// their generators (scripts/gen-pointer-chase, scripts/gen-stream-sva) and scripts/sweep,
+// scripts/mem-latency and scripts/link-study, through the parsys command, with local memory and with device DRAM
 // behind the L2 (platform/configs/device-dram.ini). Expected values are computed here from the
 // assembled programs' data (the chain is followed in C++, SVA uses std::fma), not taken from the
 // generators.
@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -451,4 +452,47 @@ TEST(MemLatency, TableAndCsvForTwoSizes) {
   EXPECT_EQ(rows[4][column(h, "l2_hit_rate")], "0.8750");
 }
 
+// scripts/link-study in the XD1000 placement (2 lanes, T = 1 and 16): the streaming kernel is
+// link-bound (its utilisation rises with T, and the 16-bit link carries more at T = 16), the
+// filter's traffic is light enough that the link width changes its utilisation by under 5%.
+TEST(LinkStudy, WidthMattersForTheStreamingKernelNotForTheFilter) {
+  const std::string dir = fresh_dir("link_study");
+  const Command c = shell(script("link-study") + " --parsys " + parsys() + " --threads 1,16 --no-plot -j 2 --out-dir " +
+                          dir);
+  ASSERT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("T=16"), std::string::npos) << c.out;
+  EXPECT_FALSE(std::ifstream(dir + "/link-study.png").good());
+  const auto rows = read_csv(dir + "/link-study.csv");
+  ASSERT_EQ(rows.size(), 9u);  // 2 kernels x 2 widths x 2 thread counts
+  const auto& h = rows[0];
+  std::map<std::string, double> util;  // "kernel/width/T"
+  std::map<std::string, std::string> busiest;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    ASSERT_EQ(rows[r].size(), h.size());
+    ASSERT_EQ(rows[r][column(h, "status")], "ok") << rows[r][column(h, "error")];
+    const std::string key = rows[r][column(h, "kernel")] + "/" + rows[r][column(h, "ht.width_bits")] + "/" +
+                            rows[r][column(h, "core.threads_per_lane")];
+    util[key] = std::stod(rows[r][column(h, "device_utilisation")]);
+    busiest[key] = rows[r][column(h, "busiest_unit")];
+    // The device utilisation is the busiest unit's.
+    EXPECT_NEAR(util[key], std::stod(rows[r][column(h, "core0.utilization." + busiest[key])]), 5e-5) << key;
+  }
+  ASSERT_EQ(util.size(), 8u);
+  auto u = [&](const std::string& kernel_name, const std::string& width, const std::string& threads) {
+    return util[kernel_name + "/" + width + "/" + threads];
+  };
+  for (const std::string w : {"8", "16"}) {
+    EXPECT_GT(u("stream-sva", w, "16"), 3 * u("stream-sva", w, "1")) << w;
+    EXPECT_EQ(busiest["stream-sva/" + w + "/16"], "ls");
+    EXPECT_GT(u("hpf", w, "16"), 4 * u("hpf", w, "1")) << w;
+  }
+  // Streaming: the 8-bit link is the bottleneck at T = 16; twice its bandwidth gives > 10% more.
+  EXPECT_GT(u("stream-sva", "16", "16"), 1.1 * u("stream-sva", "8", "16"));
+  // Filter: close to compute-bound at T = 16, and the width changes the utilisation by < 5%.
+  EXPECT_GT(u("hpf", "8", "16"), 0.8);
+  for (const std::string t : {"1", "16"}) {
+    EXPECT_GE(u("hpf", "16", t), u("hpf", "8", t)) << t;
+    EXPECT_LT(u("hpf", "16", t), 1.05 * u("hpf", "8", t)) << t;
+  }
+}
 }  // namespace
