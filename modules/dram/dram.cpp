@@ -71,7 +71,7 @@ void Dram::set_trace(trace::Timeline* timeline, trace::VcdWriter*) {
   channel_tracks_.clear();
   if (timeline == nullptr) return;
   for (unsigned c = 0; c < cfg_.channels; ++c)
-    channel_tracks_.emplace_back(timeline, "dram", "ch" + std::to_string(c));
+    channel_tracks_.emplace_back(timeline, basename(), "ch" + std::to_string(c));  // "dram", "host_mem"
   read_name_ = timeline->name("read");
   write_name_ = timeline->name("write");
   dram_category_ = timeline->category("dram");

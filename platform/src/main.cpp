@@ -243,6 +243,9 @@ int cmd_run(const std::vector<std::string>& args) {
                                            "(same as --protocol_check.enable)")(
       "stats-window", po::value<std::string>(), "add a statistics sample every CYCLES PAR-core cycles "
                                                 "(same as --run.stats_window_cycles)")(
+      "trace-timeline", po::value<std::string>(), "write a Chrome/Perfetto timeline (JSON) of the run to FILE "
+                                                  "(same as --trace.timeline)")(
+      "vcd", po::value<std::string>(), "write a VCD waveform of the chosen signals to FILE (same as --trace.vcd)")(
       "quiet,q", po::bool_switch(), "no report on standard output")(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
@@ -271,6 +274,8 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
   if (cl.vm["check-protocol"].as<bool>()) reg_args.push_back("--protocol_check.enable=true");
+  if (cl.vm.count("trace-timeline")) reg_args.push_back("--trace.timeline=" + cl.vm["trace-timeline"].as<std::string>());
+  if (cl.vm.count("vcd")) reg_args.push_back("--trace.vcd=" + cl.vm["vcd"].as<std::string>());
   if (cl.vm.count("stats-window"))
     reg_args.push_back("--run.stats_window_cycles=" + cl.vm["stats-window"].as<std::string>());
   if (cl.vm.count("max-host-seconds"))
@@ -366,6 +371,7 @@ int cmd_run(const std::vector<std::string>& args) {
   }
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
+  for (const std::string& w : plat.trace_warnings()) std::cerr << "parsys: warning: " << w << '\n';
   // Checkers that record instead of stopping (protocol_check.stop_on_violation = false); a
   // stopping checker's violation is the run's error above.
   std::vector<tlmcheck::Violation> violations;

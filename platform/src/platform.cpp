@@ -1,5 +1,6 @@
 #include "platform.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <iomanip>
 #include <sstream>
@@ -36,6 +37,19 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   const auto bind = [this](auto& initiator, auto& target) {
     links_->bind(initiator, initiator.name(), target, target.name());
   };
+  timeline_ = trace::make_timeline(cfg_.trace);
+  vcd_ = trace::make_vcd(cfg_.trace);
+  // With a timeline, a tap on the binding records every transaction on track process/thread.
+  const auto bind_traced = [this, &bind](auto& initiator, auto& target, const std::string& process,
+                                         const std::string& thread, const char* category) {
+    if (!timeline_) return bind(initiator, target);
+    std::string name = "tap_" + process + "_" + thread;
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    taps_.push_back(std::make_unique<trace::TransactionTap<>>(name.c_str(), timeline_.get(), process, thread, category));
+    bind(initiator, taps_.back()->in);
+    bind(taps_.back()->out, target);
+  };
   // Plug-ins first: loading one registers TLM extension types, which must happen before any
   // payload is constructed (cores, interconnects, launcher).
   const auto load_plugin = [this](const char* instance, const plugin::PluginConfig& model,
@@ -63,6 +77,13 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     bind(bus.out, target);
     return bus.add_port(std::move(regions));
   };
+  // The same through a tap (traced transactions into the target).
+  const auto attach_traced = [&bind_traced](interconnect::Interconnect& bus, auto& target,
+                                            std::vector<interconnect::Region> regions, const char* process,
+                                            const char* category) {
+    bind_traced(bus.out, target, process, "in", category);
+    return bus.add_port(std::move(regions));
+  };
 
   // Device side: PAR cores -> device interconnect -> [L2 banks ->] device DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
@@ -76,8 +97,9 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     const auto wire_dram = [&](auto& dram_in) {
       if (cfg_.memory == MemorySystem::Dram) return attach(*bus_, dram_in, {region});
       l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
-      for (unsigned b = 0; b < l2_->banks(); ++b) bind(l2_->bank(b).mem, dram_in);
-      return attach(*bus_, l2_->in, {region});
+      for (unsigned b = 0; b < l2_->banks(); ++b)
+        bind_traced(l2_->bank(b).mem, dram_in, "l2", "bank" + std::to_string(b) + " misses", "l2");
+      return attach_traced(*bus_, l2_->in, {region}, "l2", "l2");
     };
     if (!dram_plugin_) dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
     error_ = dram_plugin_ ? wire_dram(dram_plugin_->in) : wire_dram(dram_->in);
@@ -161,7 +183,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
       error_ = e.what();
       return;
     }
-    bind(master_->bus, host_bus_->in);
+    bind_traced(master_->bus, host_bus_->in, "host", "ops", "host");
     master_->set_device_diagnostics([this](std::uint64_t seq) { return device_diagnosis(seq); });
     host_done_ = std::make_unique<StopOnEvent>("host_done", master_->finished_event());
   } else {
@@ -173,6 +195,13 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
     bind(launcher_->out, bus_->in);
   }
+
+  // Tracing hooks of the modules (null = off).
+  for (auto& c : cores_) c->set_trace(timeline_.get(), vcd_.get());
+  scheduler_->set_trace(timeline_.get(), vcd_.get());
+  if (link_) link_->set_trace(timeline_.get(), vcd_.get());
+  if (dram_) dram_->set_trace(timeline_.get(), vcd_.get());
+  if (host_mem_) host_mem_->set_trace(timeline_.get(), vcd_.get());
 
   std::vector<const core::ParCore*> cores;
   for (const auto& c : cores_) cores.push_back(c.get());
@@ -297,6 +326,7 @@ std::string Platform::pending_work() const {
 }
 
 void Platform::close_stats() {
+  if (const std::string e = write_traces(); !e.empty() && error_.empty()) error_ = e;
   const double end_ns = sim_time_.to_default_time_units();
   const std::uint64_t done = launches_done(*scheduler_);
   // The last, partial window.
@@ -331,6 +361,23 @@ void Platform::close_stats() {
   }
 }
 
+std::vector<std::string> Platform::trace_warnings() const {
+  std::vector<std::string> w;
+  if (timeline_)
+    for (const std::string& c : timeline_->unused_categories())
+      w.push_back("trace.categories: no event of category '" + c + "' was recorded");
+  if (vcd_)
+    for (const std::string& p : vcd_->unmatched_patterns()) w.push_back("trace.signals: '" + p + "' matches no signal");
+  return w;
+}
+
+std::string Platform::write_traces() {
+  std::string e;
+  if (timeline_ && !timeline_->write_json_file(cfg_.trace.timeline_file, &e)) return e;
+  if (vcd_ && !vcd_->write_file(cfg_.trace.vcd_file, &e)) return e;
+  return "";
+}
+
 bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
   // The end of the run is expected; do not report it as an event.
@@ -362,6 +409,7 @@ bool Platform::run(const RunLimits& limits) {
   if (launcher_) sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
   else sim_time_ = master_->finished() ? master_->finished_at() : sc_core::sc_time_stamp();
   close_stats();
+  if (!error_.empty()) return false;  // a trace file could not be written
   stopped_early_ = stop != RunStop::Finished;
   // The host's view first: it names the packet and includes the core's explanation.
   if (master_ && !master_->ok()) {

@@ -16,6 +16,9 @@
 #include "par/plugin/plugin_target.hpp"
 #include "par/simkit/stats.hpp"
 #include "par/tlmcheck/checked_bindings.hpp"
+#include "par/trace/timeline.hpp"
+#include "par/trace/transaction_tap.hpp"
+#include "par/trace/vcd_writer.hpp"
 #include "par_core.hpp"
 #include "platform_config.hpp"
 #include "platform_stats.hpp"
@@ -70,6 +73,8 @@ class Platform {
   // transport). Returns an error message or "".
   std::string read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len);
 
+  // Warnings about the trace options (a signal pattern or category that matched nothing).
+  std::vector<std::string> trace_warnings() const;
   // Per launch in the full system (empty in the direct setting); also in stats.json "launches".
   const std::vector<LaunchTimes>& launch_times() const { return launch_times_; }
   // The statistics tree (every module, the cores, the run) with per-launch and window samples.
@@ -81,6 +86,7 @@ class Platform {
   std::string pending_work() const;  // for the deadlock message: one line per busy module
   std::vector<simkit::StatGroup*> module_stats();
   void close_stats();  // final window sample, run totals, launch times
+  std::string write_traces();  // the timeline and VCD files; an error message or ""
   master::MasterConfig master_config() const;    // master.* completed from the platform
   std::string device_diagnosis(std::uint64_t seq) const;  // why packet `seq` failed
 
@@ -88,6 +94,10 @@ class Platform {
   isa::Program program_;
   std::unique_ptr<core::LoadedProgram> loaded_;
   std::unique_ptr<tlmcheck::CheckedBindings<>> links_;
+  // Tracing (trace.timeline / trace.vcd): null when off. Taps record transactions on bindings.
+  std::unique_ptr<trace::Timeline> timeline_;
+  std::unique_ptr<trace::VcdWriter> vcd_;
+  std::vector<std::unique_ptr<trace::TransactionTap<>>> taps_;
   std::unique_ptr<interconnect::Interconnect> bus_;
   std::unique_ptr<l2::L2> l2_;
   std::unique_ptr<dram::Dram> dram_;

@@ -71,6 +71,7 @@ std::vector<std::string> PlatformConfig::validate() const {
   for (const std::string& m : bus.validate()) e.push_back(m);
   for (const std::string& m : scheduler.validate()) e.push_back(m);
   for (const std::string& m : protocol_check.validate()) e.push_back(m);
+  for (const std::string& m : trace.validate()) e.push_back(m);
   if (memory == MemorySystem::L2Dram)
     for (const std::string& m : l2.validate()) e.push_back(m);
   for (const std::string& m : dram_model.validate("dram")) e.push_back(m);

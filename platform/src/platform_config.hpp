@@ -14,6 +14,7 @@
 #include "packet_engine.hpp"
 #include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
+#include "par/trace/trace_config.hpp"
 #include "scheduler_config.hpp"
 
 namespace par::platform {
@@ -67,6 +68,7 @@ struct PlatformConfig {
   plugin::PluginConfig host_mem_model;  // the same for host memory
   sched::SchedulerConfig scheduler;
   tlmcheck::CheckerConfig protocol_check;
+  trace::TraceConfig trace;  // timeline (Chrome/Perfetto JSON) and VCD
   RunConfig run;
 
   PlatformConfig();

@@ -8,6 +8,7 @@
 #include "master_config.hpp"
 #include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
+#include "par/trace/trace_config.hpp"
 #include "scheduler_config.hpp"
 
 namespace par::platform {
@@ -64,6 +65,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   plugin::register_options(reg, cfg.dram_model, "dram");
   sched::register_options(reg, cfg.scheduler);
   tlmcheck::register_options(reg, cfg.protocol_check);
+  trace::register_options(reg, cfg.trace);
 }
 
 }  // namespace par::platform

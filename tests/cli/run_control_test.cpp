@@ -1,7 +1,9 @@
-// Long runs behave (issue 5): host-time and cycle limits, Ctrl-C and a hung model each end the run
+// Long runs behave and runs can be traced (issue 5): host-time and cycle limits, Ctrl-C and a hung model each end the run
 // with a clear message and the statistics gathered so far; the progress line appears on request.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 
 #include "../support/parsys_cli.hpp"
@@ -72,6 +74,51 @@ TEST(RunControl, ProgressLineOnRequestOnly) {
   const CliResult automatic = parsys(run);  // stderr is a pipe here: quiet
   ASSERT_EQ(automatic.status, 0);
   EXPECT_FALSE(contains(automatic.out, "us simulated")) << automatic.out.substr(0, 300);
+}
+
+}  // namespace
+
+namespace {
+
+// The timeline of a full-system run: every kind of event is there, in the expected numbers.
+TEST(Tracing, TimelineHasHostLinkLaunchCoreL2AndDramEvents) {
+  const std::string dir = temp_dir("trace_timeline");
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --platform.cores 2 --run.repeat 2" +
+                             " --trace-timeline " + dir + "/run.json --vcd " + dir + "/run.vcd --out " + dir + "/out");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json t = read_json(dir + "/run.json");
+  std::map<std::string, int> by_category;
+  std::set<std::string> processes;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "process_name") processes.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] == "X") ++by_category[e["cat"].get<std::string>()];
+  }
+  const nlohmann::json s = read_json(dir + "/out/stats.json");
+  EXPECT_EQ(by_category["launch"], 2);        // one interval per packet
+  EXPECT_GE(by_category["core"], 4);          // a busy interval per core and launch, plus stalls
+  // Taps: every access into the L2 and every line it exchanges with DRAM.
+  int l2_transactions = s["dram"]["reads"]["value"].get<int>() + s["dram"]["writes"]["value"].get<int>();
+  for (int b = 0; b < 4; ++b) l2_transactions += s["l2"]["bank" + std::to_string(b)]["accesses"]["value"].get<int>();
+  EXPECT_EQ(by_category["l2"], l2_transactions);
+  EXPECT_GT(by_category["dram"], 0);
+  EXPECT_GT(by_category["link"], 0);
+  EXPECT_GT(by_category["host"], 0);
+  for (const char* p : {"host", "link", "scheduler", "core0", "core1", "l2", "dram"}) EXPECT_EQ(processes.count(p), 1u) << p;
+  EXPECT_EQ(t["otherData"]["trace"]["events_dropped"], 0);
+  // The waveform declares the chosen signals.
+  const std::string vcd = read_file(dir + "/run.vcd");
+  EXPECT_TRUE(contains(vcd, "$var integer 16")) << vcd.substr(0, 400);
+  EXPECT_TRUE(contains(vcd, "pending")) << vcd.substr(0, 400);
+}
+
+TEST(Tracing, EventLimitBoundsTheFile) {
+  const std::string dir = temp_dir("trace_bounded");
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --trace-timeline " + dir +
+                             "/run.json --trace.max_events 100");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json t = read_json(dir + "/run.json");
+  EXPECT_EQ(t["otherData"]["trace"]["events_recorded"], 100);
+  EXPECT_GT(t["otherData"]["trace"]["events_dropped"].get<int>(), 0);
 }
 
 }  // namespace
