@@ -34,7 +34,7 @@ bool interrupt_requested() { return interrupt_flag.load(); }
 RunStop run_simulation(const RunLimits& limits, const std::function<std::string()>& status, std::ostream& progress) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
-  auto last_line = start;
+  auto last_line = start - std::chrono::seconds(1);  // the first line right after the first slice
   bool drawn = false;
   // The slice adapts so that each takes a few tens of milliseconds of host time.
   sc_core::sc_time slice(1, sc_core::SC_US);
