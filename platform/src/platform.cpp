@@ -205,7 +205,8 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
 
   std::vector<const core::ParCore*> cores;
   for (const auto& c : cores_) cores.push_back(c.get());
-  stats_ = std::make_unique<PlatformStats>(cfg_, cores, module_stats());
+  stats_ = std::make_unique<PlatformStats>(cfg_, cores, module_stats(),
+                                           std::vector<std::string>{"master.host_busy_ns", "link.h2d.busy_ns", "link.d2h.busy_ns"});
   launch_sampler_ = std::make_unique<LaunchSampler>("launch_sampler", *stats_, *scheduler_);
 }
 
@@ -334,12 +335,10 @@ void Platform::close_stats() {
     stats_->sample_window(end_ns, done);
   stats_->finish(host_seconds_, end_ns, done);
   if (!master_) return;
-  const auto number = [](const simkit::Json& tree, std::string_view path) {
-    const simkit::Json* v = simkit::find_stat(tree, path);
-    return v != nullptr && (*v)["value"].is_number() ? (*v)["value"].get<double>() : 0.0;
-  };
   double previous_end = 0;
+  std::vector<double> previous(3, 0.0);  // tracked totals: master.host_busy_ns, link.{h2d,d2h}.busy_ns
   for (StatsSample& sample : stats_->launches()) {
+    const auto delta = [&](std::size_t i) { return sample.tracked.at(i) - previous[i]; };
     LaunchTimes t;
     t.seq = sample.seq;
     if (sample.seq >= 1 && sample.seq <= master_->launches().size()) {
@@ -350,8 +349,9 @@ void Platform::close_stats() {
     const sched::PacketRecord& p = scheduler_->packet_records().at(sample.seq - 1);
     t.begin_ns = previous_end;
     t.end_ns = previous_end = sample.end_ns;
-    t.host_ns = number(sample.stats, "master.host_busy_ns");
-    t.link_ns = std::max(number(sample.stats, "link.h2d.busy_ns"), number(sample.stats, "link.d2h.busy_ns"));
+    t.host_ns = delta(0);
+    t.link_ns = std::max(delta(1), delta(2));
+    previous = sample.tracked;
     t.device_ns = (p.executed - p.started).to_default_time_units();
     t.overlap_ns = std::max(0.0, t.host_ns + t.link_ns + t.device_ns - (t.end_ns - t.begin_ns));
     sample.timing = {{"kernel", t.kernel},     {"threads", t.threads}, {"window_ns", t.end_ns - t.begin_ns},

@@ -5,8 +5,8 @@
 namespace par::platform {
 
 PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
-                             const std::vector<simkit::StatGroup*>& modules)
-    : cores_(std::move(cores)) {
+                             const std::vector<simkit::StatGroup*>& modules, std::vector<std::string> tracked)
+    : cores_(std::move(cores)), tracked_(std::move(tracked)), launch_trees_(cfg.run.launch_stats) {
   for (const core::ParCore* c : cores_)
     core_groups_.push_back(std::make_unique<core::CoreStatistics>(c->name(), cfg.core.lanes, cfg.core.threads_per_lane,
                                                                   cfg.core.rob_size));
@@ -42,11 +42,19 @@ void PlatformStats::finish(double host_seconds, double simulated_ns, std::uint64
 }
 
 void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done) {
-  refresh(launches_done);
-  simulated_ns_->set(end_ns);
-  simkit::Json now = root_.snapshot();
-  launches_.push_back({"launch " + std::to_string(seq), seq, begin_ns, end_ns, root_.diff(now, last_launch_), {}});
-  last_launch_ = std::move(now);
+  StatsSample sample{"launch " + std::to_string(seq), seq, begin_ns, end_ns, {}, {}, {}};
+  for (const std::string& path : tracked_) {
+    const simkit::Stat* st = root_.find(path);
+    sample.tracked.push_back(st != nullptr ? st->number() : 0.0);
+  }
+  if (static_cast<std::int64_t>(launches_.size()) < launch_trees_) {
+    refresh(launches_done);
+    simulated_ns_->set(end_ns);
+    simkit::Json now = root_.snapshot();
+    sample.stats = root_.diff(now, last_launch_);
+    last_launch_ = std::move(now);
+  }
+  launches_.push_back(std::move(sample));
 }
 
 void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
@@ -54,7 +62,7 @@ void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
   simulated_ns_->set(end_ns);
   simkit::Json now = root_.snapshot();
   const std::uint64_t index = windows_.size();
-  windows_.push_back({"window " + std::to_string(index), index, last_window_ns_, end_ns, root_.diff(now, last_window_), {}});
+  windows_.push_back({"window " + std::to_string(index), index, last_window_ns_, end_ns, root_.diff(now, last_window_), {}, {}});
   last_window_ = std::move(now);
   last_window_ns_ = end_ns;
 }
@@ -65,7 +73,7 @@ simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* i
   for (const StatsSample& s : samples) {
     simkit::Json e = {{index_name, s.seq}, {"begin_ns", s.begin_ns}, {"end_ns", s.end_ns}};
     if (!s.timing.is_null()) e["timing"] = s.timing;
-    e["stats"] = s.stats;
+    if (!s.stats.is_null()) e["stats"] = s.stats;
     a.push_back(std::move(e));
   }
   return a;
@@ -84,6 +92,7 @@ void PlatformStats::write_table(std::ostream& os) const {
   root_.write_table(os);
   for (const auto* samples : {&launches_, &windows_})
     for (const StatsSample& s : *samples) {
+      if (s.stats.is_null()) continue;
       os << "\n# " << s.label << ": " << s.begin_ns << " ns .. " << s.end_ns << " ns\n";
       root_.write_table(os, s.stats);
     }

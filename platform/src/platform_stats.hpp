@@ -25,14 +25,16 @@ struct StatsSample {
   std::string label;  // "launch 3", "window 12"
   std::uint64_t seq = 0;  // packet (launches) or window index
   double begin_ns = 0, end_ns = 0;
-  simkit::Json stats;
+  simkit::Json stats;   // null beyond run.launch_stats launches
+  std::vector<double> tracked;  // the tracked statistics' totals at end_ns (cheap, every launch)
   simkit::Json timing;  // launches in the full system: host/link/device time (Platform::annotate_launches)
 };
 
 class PlatformStats {
  public:
+  // `tracked`: statistics whose totals every launch sample records even without its tree.
   PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
-                const std::vector<simkit::StatGroup*>& modules);
+                const std::vector<simkit::StatGroup*>& modules, std::vector<std::string> tracked = {});
 
   simkit::StatGroup& root() { return root_; }
   const simkit::StatGroup& root() const { return root_; }
@@ -42,7 +44,8 @@ class PlatformStats {
   // At the end of the run: host time and simulated time.
   void finish(double host_seconds, double simulated_ns, std::uint64_t launches_done);
 
-  // A launch sample: the tree since the previous launch's completion (or the start).
+  // A launch sample: the tree since the previous launch's completion (or the start); only the
+  // tracked totals after run.launch_stats launches (a snapshot of the tree costs time).
   void sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done);
   // A window sample: the tree since the previous window.
   void sample_window(double end_ns, std::uint64_t launches_done);
@@ -61,6 +64,8 @@ class PlatformStats {
   simkit::Real *host_seconds_, *simulated_ns_;
   simkit::Counter *thread_instructions_, *launches_done_;
   simkit::Json last_launch_, last_window_;  // snapshots at the previous sample
+  std::vector<std::string> tracked_;
+  std::int64_t launch_trees_ = 0;           // run.launch_stats
   double last_window_ns_ = 0;
   std::vector<StatsSample> launches_, windows_;
 };
