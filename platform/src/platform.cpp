@@ -301,9 +301,14 @@ std::string Platform::status_text() const {
   std::size_t done = 0;
   for (const auto& rec : scheduler_->packet_records()) done += rec.done ? 1 : 0;
   os << ", " << done << "/" << launched << " packets done, " << threads << " threads started";
-  // The stand-alone launcher knows how much work there is.
+  // A packet run (no host software of its own) knows how much work there is: percentage and ETA.
   const double total = static_cast<double>(program_.threads) * cfg_.run.repeat;
-  if (program_.threads > 0) os << " (" << simkit::format_fixed(100.0 * static_cast<double>(threads) / total, 1) << "%)";
+  if (program_.kind == isa::ProgramKind::Packet && cfg_.host_program.empty() && program_.threads > 0 && threads > 0) {
+    const double fraction = std::min(1.0, static_cast<double>(threads) / total);
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start_).count();
+    os << " (" << simkit::format_fixed(100.0 * fraction, 1) << "%, ETA "
+       << simkit::format_fixed(elapsed * (1 - fraction) / fraction, 1) << " s)";
+  }
   return os.str();
 }
 
@@ -382,7 +387,7 @@ bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
   // The end of the run is expected; do not report it as an event.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = run_start_ = std::chrono::steady_clock::now();
   // Elaborate (multi-socket bindings complete here), then load global data by debug transport.
   RunStop stop = RunStop::Finished;
   try {

@@ -2,6 +2,7 @@
 // sockets. platform.cpp is the one place that says which module talks to which.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -116,6 +117,7 @@ class Platform {
   std::vector<LaunchTimes> launch_times_;
   std::string error_;
   double host_seconds_ = 0;
+  std::chrono::steady_clock::time_point run_start_;  // for the progress line's ETA
   bool stopped_early_ = false, interrupted_ = false;
   sc_core::sc_time sim_time_;
 };

@@ -73,6 +73,9 @@ TEST(RunControl, ProgressLineOnRequestOnly) {
   ASSERT_EQ(on.status, 0) << on.out;
   EXPECT_TRUE(contains(on.out, "us simulated")) << on.out.substr(0, 300);
   EXPECT_TRUE(contains(on.out, "packets done")) << on.out.substr(0, 300);
+  EXPECT_TRUE(contains(on.out, "threads started")) << on.out.substr(0, 300);
+  EXPECT_TRUE(contains(on.out, "%, ETA ")) << on.out.substr(0, 300);
+  EXPECT_TRUE(contains(on.out, ", host ")) << on.out.substr(0, 300);
   const CliResult automatic = parsys(run);  // stderr is a pipe here: quiet
   ASSERT_EQ(automatic.status, 0);
   EXPECT_FALSE(contains(automatic.out, "us simulated")) << automatic.out.substr(0, 300);
