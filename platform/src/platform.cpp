@@ -387,6 +387,9 @@ bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
   // The end of the run is expected; do not report it as an event.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  // A model error (a protocol violation, a SystemC error) stops the run and is kept for the
+  // message, instead of an exception thrown across SystemC's coroutine stacks.
+  install_model_error_recorder();
   const auto start = run_start_ = std::chrono::steady_clock::now();
   // Elaborate (multi-socket bindings complete here), then load global data by debug transport.
   RunStop stop = RunStop::Finished;
@@ -413,6 +416,13 @@ bool Platform::run(const RunLimits& limits) {
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (launcher_) sim_time_ = launcher_->done() ? launcher_->finished_at() : sc_core::sc_time_stamp();
   else sim_time_ = master_->finished() ? master_->finished_at() : sc_core::sc_time_stamp();
+  if (!first_model_error().empty()) {
+    error_ = first_model_error();
+    sim_time_ = sc_core::sc_time_stamp();
+    stopped_early_ = true;
+    close_stats();
+    return false;
+  }
   close_stats();
   if (!error_.empty()) return false;  // a trace file could not be written
   stopped_early_ = stop != RunStop::Finished;

@@ -27,6 +27,24 @@ StopOnEvent::StopOnEvent(sc_core::sc_module_name name, const sc_core::sc_event& 
   dont_initialize();
 }
 
+namespace {
+std::string& model_error_text() {
+  static std::string text;
+  return text;
+}
+void record_model_error(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+  if (report.get_severity() == sc_core::SC_ERROR) {
+    if (model_error_text().empty()) model_error_text() = report.get_msg();
+    sc_core::sc_stop();
+    return;
+  }
+  sc_core::sc_report_handler::default_handler(report, actions);
+}
+}  // namespace
+
+void install_model_error_recorder() { sc_core::sc_report_handler::set_handler(record_model_error); }
+const std::string& first_model_error() { return model_error_text(); }
+
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
 
 bool interrupt_requested() { return interrupt_flag.load(); }

@@ -32,6 +32,12 @@ enum class RunStop {
 void install_interrupt_handler();
 bool interrupt_requested();
 
+// Model errors (SC_REPORT_ERROR: a protocol violation, a SystemC error) stop the run and the first
+// one's message is kept, instead of an exception thrown across SystemC's coroutine stacks. Like
+// the Ctrl-C flag, the message is process-wide: SystemC's report handler is a plain function.
+void install_model_error_recorder();
+const std::string& first_model_error();
+
 // Ends the simulation (sc_stop) when `done` is notified: the platform's work is over (the host
 // software ended). Without it the run would end by starvation, which means a deadlock.
 class StopOnEvent : public sc_core::sc_module {

@@ -90,7 +90,7 @@ TEST(DramTrace, NullTimelineRecordsNothingAndKeepsTheLatencies) {
     script(h_plain, plain);
     h_traced.run(sc_time(10, sc_core::SC_US));
     EXPECT_EQ(tl.recorded(), 5u);  // the traced one's bursts only
-    EXPECT_EQ(on_track(recorded_events(tl), "dram/ch0").size(), 5u);
+    EXPECT_EQ(on_track(recorded_events(tl), "traced/ch0").size(), 5u);  // the process is the module's name
     for (std::size_t i = 0; i < h_plain.size(); ++i)
       EXPECT_EQ(h_plain.result(i).latency, h_traced.result(i).latency) << i;
   });
