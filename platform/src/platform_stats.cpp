@@ -115,16 +115,19 @@ LaunchSampler::LaunchSampler(sc_core::sc_module_name name, PlatformStats& stats,
 void LaunchSampler::on_completion() {
   const auto& records = scheduler_.packet_records();
   sampled_.resize(records.size(), false);
-  // In completion order: several packets may complete in one delta cycle.
+  // In completion order: several packets may complete in one delta cycle. Records before
+  // first_unsampled_ are all sampled, so a long run does not rescan them.
   std::vector<const sched::PacketRecord*> done;
-  for (const sched::PacketRecord& r : records)
-    if (r.done && !sampled_[r.seq - 1]) done.push_back(&r);
+  for (std::size_t i = first_unsampled_; i < records.size(); ++i)
+    if (records[i].done && !sampled_[i]) done.push_back(&records[i]);
   std::sort(done.begin(), done.end(), [](auto* a, auto* b) { return a->finished < b->finished; });
-  const std::uint64_t n = launches_done(scheduler_);
   for (const sched::PacketRecord* r : done) {
     sampled_[r->seq - 1] = true;
-    stats_.sample_launch(r->seq, r->submitted.to_default_time_units(), r->finished.to_default_time_units(), n);
+    ++sampled_count_;
   }
+  while (first_unsampled_ < sampled_.size() && sampled_[first_unsampled_]) ++first_unsampled_;
+  for (const sched::PacketRecord* r : done)
+    stats_.sample_launch(r->seq, r->submitted.to_default_time_units(), r->finished.to_default_time_units(), sampled_count_);
 }
 
 }  // namespace par::platform

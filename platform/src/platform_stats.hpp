@@ -82,6 +82,8 @@ class LaunchSampler : public sc_core::sc_module {
   PlatformStats& stats_;
   const sched::ThreadScheduler& scheduler_;
   std::vector<bool> sampled_;  // by packet sequence number - 1
+  std::size_t first_unsampled_ = 0;
+  std::uint64_t sampled_count_ = 0;
 };
 
 // Packets the scheduler has completed.
