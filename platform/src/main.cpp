@@ -390,6 +390,9 @@ int cmd_run(const std::vector<std::string>& args) {
       std::cerr << "parsys: " << e << '\n';
       return kFailed;
     }
+    if (const std::size_t omitted = plat.stats().launches_without_tree(); omitted > 0 && !cl.vm["quiet"].as<bool>())
+      std::cerr << "parsys: note: stats.json keeps the statistics tree of the first " << cfg.run.launch_stats << " of "
+                << plat.stats().launches().size() << " launches (--run.launch_stats -1 keeps every one)\n";
   }
   if (plat.interrupted()) return kInterrupted;
   return ok && violations.empty() ? kOk : kFailed;

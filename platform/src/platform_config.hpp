@@ -44,7 +44,7 @@ struct RunConfig {
   double max_host_seconds = 0;   // stop the run after this much host time; 0 = no limit
   Progress progress = Progress::Auto;
   std::int64_t stats_window_cycles = 0;  // time-windowed statistics samples; 0 = none
-  std::int64_t launch_stats = 64;        // launches whose whole statistics tree is kept
+  std::int64_t launch_stats = 1000;      // launches whose whole statistics tree is kept (-1: all)
 };
 
 struct PlatformConfig {

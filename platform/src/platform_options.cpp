@@ -51,9 +51,10 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
           "Add a statistics sample every this many PAR-core cycles to stats.json/stats.txt (--stats-window); 0 = none.")
       .range(0, std::int64_t{1} << 50);
   reg.add("run.launch_stats", cfg.run.launch_stats,
-          "Keep the whole statistics tree of the first N launches in stats.json (each costs a snapshot "
-          "of the tree); later launches keep their times only.")
-      .range(0, std::int64_t{1} << 40);
+          "Keep the whole statistics tree of the first N launches in stats.json/stats.txt (-1 = every "
+          "launch); later launches keep their times only. Bounds the output of many-launch runs "
+          "(about 50 kB of JSON per launch).")
+      .range(-1, std::int64_t{1} << 40);
   reg.add_enum("run.progress", cfg.run.progress,
                "Progress line on stderr: auto (when stderr is a terminal), on or off.",
                {{"auto", Progress::Auto}, {"on", Progress::On}, {"off", Progress::Off}});

@@ -6,7 +6,7 @@ namespace par::platform {
 
 PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
                              const std::vector<simkit::StatGroup*>& modules, std::vector<std::string> tracked)
-    : cores_(std::move(cores)), tracked_(std::move(tracked)), launch_trees_(cfg.run.launch_stats) {
+    : cores_(std::move(cores)), launch_trees_(cfg.run.launch_stats) {
   for (const core::ParCore* c : cores_)
     core_groups_.push_back(std::make_unique<core::CoreStatistics>(c->name(), cfg.core.lanes, cfg.core.threads_per_lane,
                                                                   cfg.core.rob_size));
@@ -22,7 +22,8 @@ PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::
               simkit::Format::fixed(0));
   for (auto& g : core_groups_) root_.attach(g->group());
   for (simkit::StatGroup* g : modules) root_.attach(*g);
-  last_launch_ = last_window_ = root_.snapshot();
+  for (const std::string& path : tracked) tracked_.push_back(root_.find(path));
+  start_ = root_.capture();
 }
 
 void PlatformStats::refresh(std::uint64_t launches_done) {
@@ -43,16 +44,11 @@ void PlatformStats::finish(double host_seconds, double simulated_ns, std::uint64
 
 void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done) {
   StatsSample sample{"launch " + std::to_string(seq), seq, begin_ns, end_ns, {}, {}, {}};
-  for (const std::string& path : tracked_) {
-    const simkit::Stat* st = root_.find(path);
-    sample.tracked.push_back(st != nullptr ? st->number() : 0.0);
-  }
-  if (static_cast<std::int64_t>(launches_.size()) < launch_trees_) {
+  for (const simkit::Stat* st : tracked_) sample.tracked.push_back(st != nullptr ? st->number() : 0.0);
+  if (launch_trees_ < 0 || static_cast<std::int64_t>(launches_.size()) < launch_trees_) {
     refresh(launches_done);
     simulated_ns_->set(end_ns);
-    simkit::Json now = root_.snapshot();
-    sample.stats = root_.diff(now, last_launch_);
-    last_launch_ = std::move(now);
+    sample.values = root_.capture();
   }
   launches_.push_back(std::move(sample));
 }
@@ -60,25 +56,33 @@ void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end
 void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
   refresh(launches_done);
   simulated_ns_->set(end_ns);
-  simkit::Json now = root_.snapshot();
   const std::uint64_t index = windows_.size();
-  windows_.push_back({"window " + std::to_string(index), index, last_window_ns_, end_ns, root_.diff(now, last_window_), {}, {}});
-  last_window_ = std::move(now);
-  last_window_ns_ = end_ns;
+  const double begin_ns = windows_.empty() ? 0.0 : windows_.back().end_ns;
+  windows_.push_back({"window " + std::to_string(index), index, begin_ns, end_ns, root_.capture(), {}, {}});
 }
 
-namespace {
-simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* index_name) {
+simkit::Json PlatformStats::tree(const std::vector<StatsSample>& samples, std::size_t i) const {
+  // Trees are kept for a prefix of the samples, so the previous one has its values too.
+  if (samples.at(i).values.empty()) return nullptr;
+  return root_.diff(samples[i].values, i == 0 ? start_ : samples[i - 1].values);
+}
+
+std::size_t PlatformStats::launches_without_tree() const {
+  return static_cast<std::size_t>(
+      std::count_if(launches_.begin(), launches_.end(), [](const StatsSample& s) { return s.values.empty(); }));
+}
+
+simkit::Json PlatformStats::samples_json(const std::vector<StatsSample>& samples, const char* index_name) const {
   simkit::Json a = simkit::Json::array();
-  for (const StatsSample& s : samples) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const StatsSample& s = samples[i];
     simkit::Json e = {{index_name, s.seq}, {"begin_ns", s.begin_ns}, {"end_ns", s.end_ns}};
     if (!s.timing.is_null()) e["timing"] = s.timing;
-    if (!s.stats.is_null()) e["stats"] = s.stats;
+    if (!s.values.empty()) e["stats"] = tree(samples, i);
     a.push_back(std::move(e));
   }
   return a;
 }
-}  // namespace
 
 simkit::Json PlatformStats::to_json() const {
   simkit::Json j = root_.to_json();
@@ -92,9 +96,9 @@ void PlatformStats::write_table(std::ostream& os) const {
   root_.write_table(os);
   for (const auto* samples : {&launches_, &windows_})
     for (const StatsSample& s : *samples) {
-      if (s.stats.is_null()) continue;
+      if (s.values.empty()) continue;
       os << "\n# " << s.label << ": " << s.begin_ns << " ns .. " << s.end_ns << " ns\n";
-      root_.write_table(os, s.stats);
+      root_.write_table(os, tree(*samples, static_cast<std::size_t>(&s - samples->data())));
     }
 }
 

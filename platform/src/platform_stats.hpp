@@ -25,7 +25,9 @@ struct StatsSample {
   std::string label;  // "launch 3", "window 12"
   std::uint64_t seq = 0;  // packet (launches) or window index
   double begin_ns = 0, end_ns = 0;
-  simkit::Json stats;   // null beyond run.launch_stats launches
+  // The tree's values at end_ns (flat and cheap: the difference document is built only for the
+  // output); empty beyond run.launch_stats launches.
+  simkit::StatSnapshot values;
   std::vector<double> tracked;  // the tracked statistics' totals at end_ns (cheap, every launch)
   simkit::Json timing;  // launches in the full system: host/link/device time (Platform::annotate_launches)
 };
@@ -45,13 +47,18 @@ class PlatformStats {
   void finish(double host_seconds, double simulated_ns, std::uint64_t launches_done);
 
   // A launch sample: the tree since the previous launch's completion (or the start); only the
-  // tracked totals after run.launch_stats launches (a snapshot of the tree costs time).
+  // tracked totals after run.launch_stats launches (bounds the size of stats.json).
   void sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done);
   // A window sample: the tree since the previous window.
   void sample_window(double end_ns, std::uint64_t launches_done);
   const std::vector<StatsSample>& launches() const { return launches_; }
   std::vector<StatsSample>& launches() { return launches_; }
   const std::vector<StatsSample>& windows() const { return windows_; }
+  // The difference tree of launches()[i] / windows()[i]; null when the launch kept no tree.
+  simkit::Json launch_tree(std::size_t i) const { return tree(launches_, i); }
+  simkit::Json window_tree(std::size_t i) const { return tree(windows_, i); }
+  // Launches whose tree was not kept (beyond run.launch_stats).
+  std::size_t launches_without_tree() const;
 
   // {"<the total tree>", "launches": [...], "windows": [...]}: see platform/README.md.
   simkit::Json to_json() const;
@@ -63,10 +70,12 @@ class PlatformStats {
   std::vector<std::unique_ptr<core::CoreStatistics>> core_groups_;
   simkit::Real *host_seconds_, *simulated_ns_;
   simkit::Counter *thread_instructions_, *launches_done_;
-  simkit::Json last_launch_, last_window_;  // snapshots at the previous sample
-  std::vector<std::string> tracked_;
-  std::int64_t launch_trees_ = 0;           // run.launch_stats
-  double last_window_ns_ = 0;
+  simkit::Json tree(const std::vector<StatsSample>& samples, std::size_t i) const;
+  simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* index_name) const;
+
+  simkit::StatSnapshot start_;  // the values before the first sample
+  std::vector<const simkit::Stat*> tracked_;  // null: not in this platform
+  std::int64_t launch_trees_ = 0;           // run.launch_stats (< 0: every launch)
   std::vector<StatsSample> launches_, windows_;
 };
 

@@ -19,7 +19,7 @@ const std::string kLongRun = "run " + kernel_file("gs.par") + " -q --run.repeat 
 
 TEST(RunControl, HostTimeLimitStopsWithTheStatisticsSoFar) {
   const std::string dir = temp_dir("run_host_limit");
-  const CliResult r = parsys(kLongRun + " --max-host-seconds 0.3 --out " + dir);
+  const CliResult r = parsys(kLongRun + " --max-host-seconds 0.3 --run.launch_stats 64 --out " + dir);
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_TRUE(contains(r.out, "stopped after 0.3 host seconds (--max-host-seconds)")) << r.out;
   const nlohmann::json s = read_json(dir + "/stats.json");
@@ -29,6 +29,34 @@ TEST(RunControl, HostTimeLimitStopsWithTheStatisticsSoFar) {
   ASSERT_EQ(s["launches"].size(), static_cast<std::size_t>(launches));
   // Trees for the first run.launch_stats (64) launches only.
   for (std::size_t i = 0; i < s["launches"].size(); ++i) EXPECT_EQ(s["launches"][i].contains("stats"), i < 64) << i;
+}
+
+// By default every launch of a run keeps its tree; a limit says on stderr what was left out.
+TEST(RunControl, EveryLaunchKeepsItsStatisticsTreeUnlessLimited) {
+  const std::string dir = temp_dir("run_launch_trees");
+  const CliResult all = parsys("run " + kernel_file("gs.par") + " --run.repeat 70 --out " + dir);
+  ASSERT_EQ(all.status, 0) << all.out;
+  EXPECT_FALSE(contains(all.out, "keeps the statistics tree")) << all.out;
+  const nlohmann::json s = read_json(dir + "/stats.json");
+  ASSERT_EQ(s["launches"].size(), 70u);
+  std::uint64_t cycles = 0;
+  for (const auto& launch : s["launches"]) {
+    ASSERT_TRUE(launch.contains("stats"));
+    const std::uint64_t launch_cycles = launch["stats"]["core0"]["cycles"]["value"];
+    EXPECT_GT(launch_cycles, 0u);
+    cycles += launch_cycles;
+  }
+  EXPECT_EQ(cycles, s["core0"]["cycles"]["value"].get<std::uint64_t>());
+
+  const CliResult limited = parsys("run " + kernel_file("gs.par") + " --run.repeat 5 --run.launch_stats 2 --out " + dir);
+  ASSERT_EQ(limited.status, 0) << limited.out;
+  EXPECT_TRUE(contains(limited.out,
+                       "parsys: note: stats.json keeps the statistics tree of the first 2 of 5 launches "
+                       "(--run.launch_stats -1 keeps every one)"))
+      << limited.out;
+  const nlohmann::json l = read_json(dir + "/stats.json");
+  ASSERT_EQ(l["launches"].size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(l["launches"][i].contains("stats"), i < 2) << i;
 }
 
 TEST(RunControl, CtrlCWritesTheStatisticsAndExits130) {

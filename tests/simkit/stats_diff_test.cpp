@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "par/simkit/stats.hpp"
 
@@ -137,6 +140,96 @@ TEST(StatsDiff, StatisticsAddedAfterASnapshotCountFromZero) {
   EXPECT_EQ(d["platform"]["core1"]["cycles"]["value"], 9);
   // And a group missing from the later snapshot is left out.
   EXPECT_FALSE(root.diff(s0, s0)["platform"].contains("core1"));
+}
+
+// A capture is the cheap, flat form of a snapshot: its difference is the same document, for
+// counters, reals, both kinds of formula, distributions with and without earlier samples and a
+// reset in between (negative counters).
+TEST(StatsCapture, DifferenceOfCapturesEqualsDifferenceOfSnapshots) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  StatGroup& nested = root.group("run.totals");
+  Counter& launches = nested.counter("launches", "packets", "Done");
+  nested.formula("cycles_per_launch", "cycles", "Mean", [](const StatView& s) {
+    return s["../platform.core0.cycles"] / s["launches"];
+  });
+
+  std::vector<std::pair<Json, StatSnapshot>> moments;
+  auto take = [&] { moments.emplace_back(root.snapshot(), root.capture()); };
+  take();
+  core.cycles += 100;
+  core.insts += 400;
+  core.host_s += 0.5;
+  core.latency.sample(4);
+  core.latency.sample(25);
+  ++launches;
+  take();
+  core.cycles += 7;
+  core.latency.sample(-3, 2);
+  core.latency.sample(12);
+  ++launches;
+  take();
+  core.stats.reset();
+  core.cycles += 1;
+  take();
+  for (std::size_t later = 1; later < moments.size(); ++later)
+    for (std::size_t earlier = 0; earlier < later; ++earlier)
+      EXPECT_EQ(root.diff(moments[later].second, moments[earlier].second),
+                root.diff(moments[later].first, moments[earlier].first))
+          << "captures " << earlier << " .. " << later;
+  const Json last = root.diff(moments[3].second, moments[2].second);
+  EXPECT_EQ(last["platform"]["core0"]["cycles"]["value"], -106);
+  EXPECT_EQ(root.diff(moments[1].second, moments[0].second)["run"]["totals"]["cycles_per_launch"]["value"], 100.0);
+}
+
+// Modules may register statistics after the first capture (ports added at elaboration): they
+// count from zero, and a capture taken before them leaves them out, as with snapshots.
+TEST(StatsCapture, StatisticsRegisteredAfterACaptureCountFromZero) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  core.cycles += 3;
+  const Json j0 = root.snapshot();
+  const StatSnapshot c0 = root.capture();
+  StatGroup late("platform.core1");
+  Counter& late_cycles = late.counter("cycles", "cycles", "late");
+  Distribution& late_latency = late.distribution("latency", "ns", "late", Buckets::log2(3));
+  root.attach(late);
+  Counter& extra = core.stats.counter("extra", "events", "Registered after the first capture");
+  late_cycles += 9;
+  late_latency.sample(2.5);
+  extra += 4;
+  core.cycles += 1;
+  const Json j1 = root.snapshot();
+  const StatSnapshot c1 = root.capture();
+  Counter& later_still = core.stats.counter("later_still", "events", "Registered after both");
+  later_still += 1;
+
+  const Json d = root.diff(c1, c0);
+  EXPECT_EQ(d, root.diff(j1, j0));
+  EXPECT_EQ(d["platform"]["core1"]["cycles"]["value"], 9);
+  EXPECT_EQ(d["platform"]["core1"]["latency"]["min"], 2.5);
+  EXPECT_EQ(d["platform"]["core0"]["extra"]["value"], 4);
+  EXPECT_EQ(d["platform"]["core0"]["cycles"]["value"], 1);
+  EXPECT_FALSE(d["platform"]["core0"].contains("later_still"));
+  // The other way round, what only the later capture has is left out.
+  const Json backwards = root.diff(c0, c1);
+  EXPECT_EQ(backwards, root.diff(j0, j1));
+  EXPECT_FALSE(backwards["platform"].contains("core1"));
+  EXPECT_EQ(backwards["platform"]["core0"]["cycles"]["value"], -1);
+}
+
+TEST(StatsCapture, ACaptureOfAnotherTreeIsAnError) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  StatGroup other;
+  other.counter("one", "events", "A smaller tree");
+  other.counter("two", "events", "A smaller tree");
+  const StatSnapshot small = other.capture();
+  EXPECT_EQ(small.size(), 3u);  // entry count + values
+  EXPECT_THROW(root.diff(small, small), std::logic_error);
 }
 
 TEST(StatsDiff, TableOfADifference) {

@@ -32,7 +32,10 @@ struct Scope {
 
 // Access to StatGroup's entries and formula evaluation for the JSON and table code.
 struct StatsAccess {
-  static const std::vector<StatGroup::Entry>& entries(const StatGroup& g) { return g.entries_; }
+  using Entry = StatGroup::Entry;
+  static const std::vector<Entry>& entries(const StatGroup& g) { return g.entries_; }
+  static std::vector<std::uint64_t>& words(StatSnapshot& s) { return s.words_; }
+  static const std::vector<std::uint64_t>& words(const StatSnapshot& s) { return s.words_; }
   // Evaluates `f` (owned by `group`, whose object in the tree is `node`).
   static double evaluate(const Formula& f, const StatGroup& group, const Json& node, bool live,
                          int depth, const Scope* parent = nullptr);

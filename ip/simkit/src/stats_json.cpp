@@ -1,5 +1,6 @@
 // Statistics as JSON trees: the live document, differences of snapshots, formula evaluation.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -89,6 +90,29 @@ const Json* stat_leaf(const Json* node, const std::string& name) {
   return leaf != nullptr && detail::is_stat_leaf(*leaf) ? leaf : nullptr;
 }
 
+Json counter_delta(std::uint64_t a, std::uint64_t b) {
+  return a >= b ? Json(a - b) : Json(-static_cast<std::int64_t>(b - a));
+}
+
+// The difference leaf of a distribution from the differences of its fields; `complete` when the
+// interval holds every sample (the earlier moment had none), the only case its extremes are known.
+Json distribution_delta_leaf(const Stat& s, Json count, Json sum, bool complete, const Json& later_min,
+                             const Json& later_max, Json underflow, Json overflow, Json buckets) {
+  Json leaf = meta_leaf(s, nullptr);
+  leaf["count"] = std::move(count);
+  leaf["sum"] = std::move(sum);
+  const double n = detail::json_number(&leaf["count"]);
+  const double total = detail::json_number(&leaf["sum"]);
+  leaf["value"] = n > 0 ? number_or_null(total / n) : Json(nullptr);
+  leaf["min"] = complete ? later_min : Json(nullptr);
+  leaf["max"] = complete ? later_max : Json(nullptr);
+  leaf["underflow"] = std::move(underflow);
+  leaf["overflow"] = std::move(overflow);
+  leaf["buckets"] = std::move(buckets);
+  return leaf;
+}
+
+// a - b (counters): unsigned unless negative (a reset between the two moments).
 // a - b; a missing earlier value counts as zero. Unsigned counters stay unsigned unless the
 // result is negative (a reset between the snapshots).
 Json subtract(const Json* a, const Json* b) {
@@ -96,9 +120,7 @@ Json subtract(const Json* a, const Json* b) {
   if (b == nullptr) return *a;
   if (b->is_null()) return nullptr;
   if (a->is_number_unsigned() && b->is_number_unsigned()) {
-    const auto ua = a->get<std::uint64_t>();
-    const auto ub = b->get<std::uint64_t>();
-    return ua >= ub ? Json(ua - ub) : Json(-static_cast<std::int64_t>(ub - ua));
+    return counter_delta(a->get<std::uint64_t>(), b->get<std::uint64_t>());
   }
   if (a->is_number_integer() && b->is_number_integer()) {
     return Json(a->get<std::int64_t>() - b->get<std::int64_t>());
@@ -117,22 +139,10 @@ Json diff_leaf(const Stat& s, const Json& later, const Json* earlier) {
     case Stat::Kind::Distribution:
       break;
   }
-  Json leaf = meta_leaf(s, nullptr);
-  for (const char* key : {"count", "sum"})
-    leaf[key] = subtract(member(&later, key), member(earlier, key));
-  const double count = detail::json_number(&leaf["count"]);
-  const double sum = detail::json_number(&leaf["sum"]);
-  leaf["value"] = count > 0 ? number_or_null(sum / count) : Json(nullptr);
-  // Extremes of the interval are only known when it holds every sample.
   const Json* earlier_count = member(earlier, "count");
   const bool complete = earlier_count == nullptr || detail::json_number(earlier_count) == 0;
-  for (const char* key : {"min", "max"}) {
-    const Json* v = member(&later, key);
-    leaf[key] = complete && v != nullptr ? *v : Json(nullptr);
-  }
-  for (const char* key : {"underflow", "overflow"}) {
-    leaf[key] = subtract(member(&later, key), member(earlier, key));
-  }
+  const Json* later_min = member(&later, "min");
+  const Json* later_max = member(&later, "max");
   Json buckets = Json::array();
   const Json* lb = member(&later, "buckets");
   const Json* eb = member(earlier, "buckets");
@@ -145,8 +155,12 @@ Json diff_leaf(const Stat& s, const Json& later, const Json* earlier) {
       buckets.push_back(std::move(bucket));
     }
   }
-  leaf["buckets"] = std::move(buckets);
-  return leaf;
+  return distribution_delta_leaf(
+      s, subtract(member(&later, "count"), member(earlier, "count")),
+      subtract(member(&later, "sum"), member(earlier, "sum")), complete,
+      later_min != nullptr ? *later_min : Json(nullptr), later_max != nullptr ? *later_max : Json(nullptr),
+      subtract(member(&later, "underflow"), member(earlier, "underflow")),
+      subtract(member(&later, "overflow"), member(earlier, "overflow")), std::move(buckets));
 }
 
 Json* find_child_node(Json& parent, const std::string& name) {
@@ -174,6 +188,159 @@ void diff_group(const StatGroup& g, Json& out, const Json* later, const Json* ea
     }
   }
 }
+
+// Flat captures, in registration order: each group writes its number of entries, then each
+// entry. Counter: value. Real: bits. Formula: nothing. Distribution: count, sum, min, max (bits;
+// NaN when empty), underflow, overflow, one count per bucket. Registration only appends entries,
+// so an older capture is a prefix of each group's entries: what was registered later counts from
+// zero (as in the JSON difference).
+std::uint64_t bits_of(double v) {
+  std::uint64_t w;
+  std::memcpy(&w, &v, sizeof w);
+  return w;
+}
+
+double double_of(std::uint64_t w) {
+  double v;
+  std::memcpy(&v, &w, sizeof v);
+  return v;
+}
+
+void capture_group(const StatGroup& g, std::vector<std::uint64_t>& words) {
+  const auto& entries = StatsAccess::entries(g);
+  words.push_back(entries.size());
+  for (const auto& e : entries) {
+    if (e.group != nullptr) {
+      capture_group(*e.group, words);
+      continue;
+    }
+    switch (e.stat->kind()) {
+      case Stat::Kind::Counter:
+        words.push_back(static_cast<const Counter&>(*e.stat).value());
+        break;
+      case Stat::Kind::Real:
+        words.push_back(bits_of(static_cast<const Real&>(*e.stat).value()));
+        break;
+      case Stat::Kind::Formula:
+        break;
+      case Stat::Kind::Distribution: {
+        const auto& d = static_cast<const Distribution&>(*e.stat);
+        words.insert(words.end(), {d.count(), bits_of(d.sum()), bits_of(d.min()), bits_of(d.max()),
+                                   d.underflow(), d.overflow()});
+        words.insert(words.end(), d.bucket_counts().begin(), d.bucket_counts().end());
+        break;
+      }
+    }
+  }
+}
+
+// Reads one capture along the tree; `present` is false inside a group the capture does not have.
+class CaptureReader {
+ public:
+  explicit CaptureReader(const std::vector<std::uint64_t>& words) : words_(words) {}
+  std::uint64_t next() {
+    if (at_ >= words_.size()) throw std::logic_error("statistics capture does not match the tree");
+    return words_[at_++];
+  }
+  bool at_end() const { return at_ == words_.size(); }
+  // Skips an entry the caller does not report, keeping the reader aligned.
+  void skip(const StatsAccess::Entry& e);
+
+ private:
+  const std::vector<std::uint64_t>& words_;
+  std::size_t at_ = 0;
+};
+
+std::size_t stat_words(const Stat& s) {
+  switch (s.kind()) {
+    case Stat::Kind::Counter:
+    case Stat::Kind::Real:
+      return 1;
+    case Stat::Kind::Formula:
+      return 0;
+    case Stat::Kind::Distribution:
+      break;
+  }
+  return 6 + static_cast<const Distribution&>(s).bucket_counts().size();
+}
+
+void CaptureReader::skip(const StatsAccess::Entry& e) {
+  if (e.stat != nullptr) {
+    for (std::size_t i = stat_words(*e.stat); i > 0; --i) next();
+    return;
+  }
+  const auto& entries = StatsAccess::entries(*e.group);
+  const std::uint64_t n = next();
+  for (std::size_t i = 0; i < n && i < entries.size(); ++i) skip(entries[i]);
+}
+
+// later - earlier from two captures (earlier == nullptr: the statistic did not exist yet).
+class CaptureDiff {
+ public:
+  CaptureDiff(CaptureReader& later, CaptureReader* earlier) : later_(later), earlier_(earlier) {}
+
+  void group(const StatGroup& g, Json& out) {
+    const auto& entries = StatsAccess::entries(g);
+    const std::uint64_t in_later = later_.next();
+    const std::uint64_t in_earlier = earlier_ != nullptr ? earlier_->next() : 0;
+    for (std::size_t i = 0; i < entries.size() && i < in_later; ++i) {
+      const StatsAccess::Entry& e = entries[i];
+      CaptureReader* earlier = i < in_earlier ? earlier_ : nullptr;
+      if (e.group != nullptr) {
+        CaptureDiff(later_, earlier).group(*e.group, detail::make_group_node(out, e.group->name()));
+      } else {
+        CaptureDiff one(later_, earlier);
+        out[e.stat->name()] = one.leaf(*e.stat);
+      }
+    }
+    // Entries only the earlier capture has (captures given in the wrong order) are not reported.
+    for (std::size_t i = static_cast<std::size_t>(in_later); i < entries.size() && i < in_earlier; ++i)
+      earlier_->skip(entries[i]);
+  }
+
+ private:
+  Json leaf(const Stat& s) {
+    switch (s.kind()) {
+      case Stat::Kind::Counter:
+        return meta_leaf(s, counter());
+      case Stat::Kind::Real:
+        return meta_leaf(s, real());
+      case Stat::Kind::Formula:
+        return meta_leaf(s, nullptr);  // filled in by fill_formulas
+      case Stat::Kind::Distribution:
+        break;
+    }
+    const auto& d = static_cast<const Distribution&>(s);
+    const std::uint64_t later_count = later_.next();
+    const std::uint64_t earlier_count = earlier_ != nullptr ? earlier_->next() : 0;
+    Json count = counter_delta(later_count, earlier_count);
+    Json sum = real();
+    const Json later_min = number_or_null(double_of(later_.next()));
+    const Json later_max = number_or_null(double_of(later_.next()));
+    if (earlier_ != nullptr) {
+      earlier_->next();  // the earlier extremes do not enter a difference
+      earlier_->next();
+    }
+    Json underflow = counter();
+    Json overflow = counter();
+    Json buckets = Json::array();
+    for (std::size_t i = 0; i < d.bucket_counts().size(); ++i)
+      buckets.push_back(Json{{"lo", d.bounds()[i]}, {"hi", d.bounds()[i + 1]}, {"count", counter()}});
+    return distribution_delta_leaf(s, std::move(count), std::move(sum), earlier_count == 0, later_min, later_max,
+                                   std::move(underflow), std::move(overflow), std::move(buckets));
+  }
+  Json counter() {
+    const std::uint64_t later = later_.next();
+    return counter_delta(later, earlier_ != nullptr ? earlier_->next() : 0);
+  }
+  Json real() {
+    const double later = double_of(later_.next());
+    return number_or_null(earlier_ != nullptr ? later - double_of(earlier_->next()) : later);
+  }
+
+  CaptureReader& later_;
+  CaptureReader* earlier_;
+};
 
 }  // namespace
 
@@ -280,6 +447,22 @@ Json StatGroup::to_json() const {
 Json StatGroup::diff(const Json& later, const Json& earlier) const {
   Json out = Json::object();
   diff_group(*this, out, &later, &earlier);
+  StatsAccess::fill_formulas(*this, out, false);
+  return out;
+}
+
+StatSnapshot StatGroup::capture() const {
+  StatSnapshot snap;
+  capture_group(*this, StatsAccess::words(snap));
+  return snap;
+}
+
+Json StatGroup::diff(const StatSnapshot& later, const StatSnapshot& earlier) const {
+  Json out = Json::object();
+  CaptureReader later_reader(StatsAccess::words(later)), earlier_reader(StatsAccess::words(earlier));
+  CaptureDiff(later_reader, &earlier_reader).group(*this, out);
+  if (!later_reader.at_end() || !earlier_reader.at_end())
+    throw std::logic_error("statistics capture does not match the tree");
   StatsAccess::fill_formulas(*this, out, false);
   return out;
 }

@@ -10,6 +10,8 @@
 //   Json before = root.snapshot(); ... run a launch ...
 //   Json launch = root.diff(root.snapshot(), before);   // ipc re-evaluated on the difference
 //   root.write_table(std::cout, launch);
+//   StatSnapshot a = root.capture(); ... StatSnapshot b = root.capture();
+//   Json same_kind = root.diff(b, a);   // flat values: cheap to take at every launch
 //
 // Not thread-safe (SystemC runs one process at a time). Registration mistakes (bad or duplicate
 // names) throw std::invalid_argument.
@@ -216,6 +218,19 @@ class Distribution final : public Stat {
   double max_ = 0.0;
 };
 
+// A flat copy of every value of a group's tree at one moment (registration order; no names, no
+// JSON): a few microseconds to take, so a run can keep one per kernel launch and build the
+// documents only when it reports (StatGroup::capture and StatGroup::diff).
+class StatSnapshot {
+ public:
+  std::size_t size() const noexcept { return words_.size(); }
+  bool empty() const noexcept { return words_.empty(); }
+
+ private:
+  friend struct detail::StatsAccess;
+  std::vector<std::uint64_t> words_;  // counters as they are, reals as their IEEE-754 bits
+};
+
 // A named group of statistics and child groups, in registration order. A module owns its group
 // (named after its SystemC hierarchical name, e.g. "platform.core0") and the platform attaches it
 // to the report root. A dotted group name nests in JSON and in paths like separate levels, so
@@ -269,6 +284,12 @@ class StatGroup {
   // later - earlier for two snapshots of this group: counters, reals and distributions
   // subtract, view formulas are re-evaluated on the difference, live formulas become null.
   Json diff(const Json& later, const Json& earlier) const;
+  // The values of the whole tree now, without building JSON.
+  StatSnapshot capture() const;
+  // later - earlier for two captures of this group: the same document as diff() of the two
+  // moments' snapshot()s (statistics registered after a capture count from zero there). Throws
+  // std::logic_error for a capture of another group.
+  Json diff(const StatSnapshot& later, const StatSnapshot& earlier) const;
 
   // Aligned table, one row per statistic (distributions add count/min/max and non-empty
   // buckets): full dotted name, formatted value, unit, description.
