@@ -119,32 +119,33 @@ namespace {
 
 // Fused multiply-add loops compiled for the FMA instruction set, used when the host CPU has it
 // (checked at run time): the portable build would call the C library's fma() once per slot.
-__attribute__((target("avx2,fma"))) void fma_loop_f64(u64* d, const u64* a, const u64* b, int n) {
+// out = a * b + c; out may be c.
+__attribute__((target("avx2,fma"))) void fma_loop_f64(u64* out, const u64* a, const u64* b, const u64* c, int n) {
   for (int s = 0; s < n; ++s) {
     double x, y, z;
     std::memcpy(&x, &a[s], 8);
     std::memcpy(&y, &b[s], 8);
-    std::memcpy(&z, &d[s], 8);
+    std::memcpy(&z, &c[s], 8);
     const double r = __builtin_fma(x, y, z);
     // Canonical NaN (ISA §6.7) without a branch: a NaN compares unequal to itself.
     u64 bits;
     std::memcpy(&bits, &r, 8);
-    d[s] = r == r ? bits : isa::sem::kCanonicalNan64;
+    out[s] = r == r ? bits : isa::sem::kCanonicalNan64;
   }
 }
 
-__attribute__((target("avx2,fma"))) void fma_loop_f32(u64* d, const u64* a, const u64* b, int n) {
+__attribute__((target("avx2,fma"))) void fma_loop_f32(u64* out, const u64* a, const u64* b, const u64* c, int n) {
   for (int s = 0; s < n; ++s) {
     float x, y, z;
     const std::uint32_t xa = static_cast<std::uint32_t>(a[s]), yb = static_cast<std::uint32_t>(b[s]),
-                        zd = static_cast<std::uint32_t>(d[s]);
+                        zd = static_cast<std::uint32_t>(c[s]);
     std::memcpy(&x, &xa, 4);
     std::memcpy(&y, &yb, 4);
     std::memcpy(&z, &zd, 4);
     const float r = __builtin_fmaf(x, y, z);
     std::uint32_t bits;
     std::memcpy(&bits, &r, 4);
-    d[s] = r == r ? bits : isa::sem::kCanonicalNan32;
+    out[s] = r == r ? bits : isa::sem::kCanonicalNan32;
   }
 }
 
@@ -259,16 +260,25 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
   return std::nullopt;
 }
 
+// Every slot computes (no FP exceptions are trapped); only qualified slots keep the result.
+void SimtExecutor::run_fma(const Instruction& in) {
+  auto* loop = in.op == Opcode::MacD ? fma_loop_f64 : fma_loop_f32;
+  u64* d = st_.reg(in.rd);
+  if (all_qualified_) {
+    loop(d, st_.reg(in.ra), st_.reg(in.rb), d, S_);
+    return;
+  }
+  u64* __restrict t = tmp_.data();
+  loop(t, st_.reg(in.ra), st_.reg(in.rb), d, S_);
+  const std::uint8_t* __restrict q = q_;
+  for (int s = 0; s < S_; ++s) {
+    const u64 m = u64{0} - q[s];
+    d[s] = (t[s] & m) | (d[s] & ~m);
+  }
+}
+
 std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const std::uint8_t* mask,
                                                   int active) {
-  if (active == S_ && in.qp == 0 && kHostHasFma && (in.op == Opcode::MacD || in.op == Opcode::MacF)) {
-    q_ = mask;
-    q_count_ = active;
-    all_qualified_ = true;
-    if (in.op == Opcode::MacD) fma_loop_f64(st_.reg(in.rd), st_.reg(in.ra), st_.reg(in.rb), S_);
-    else fma_loop_f32(st_.reg(in.rd), st_.reg(in.ra), st_.reg(in.rb), S_);
-    return std::nullopt;
-  }
   if (in.qp == 0) {
     q_ = mask;  // p0 reads 1 everywhere
     q_count_ = active;
@@ -285,6 +295,10 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
     q_count_ = c;
   }
   all_qualified_ = q_count_ == S_;
+  if (kHostHasFma && (in.op == Opcode::MacD || in.op == Opcode::MacF)) {
+    run_fma(in);
+    return std::nullopt;
+  }
 
   if (in.is_memory()) {
     has_global_ = false;

@@ -53,6 +53,8 @@ class SimtExecutor {
   void run_value(F fn, const isa::Instruction& in);
   template <class F>
   void run_compare(F fn, const isa::Instruction& in);
+  // MacD/MacF with the host's FMA instructions (a portable build would call libm per slot).
+  void run_fma(const isa::Instruction& in);
   template <bool kWrite, bool kImm>
   std::optional<MemoryFault> run_memory(const isa::Instruction& in);
   template <bool kWrite>

@@ -223,7 +223,7 @@ void ThreadScheduler::dispatch_thread() {
       if (a->kind == Action::Kind::Complete) {
         if (r.shares == 0) r.started = now;  // THREADS <= 0
         const std::uint64_t seq = a->seq;
-        sc_core::sc_spawn([this, seq] { signal_completion(seq); });
+        completions_.run([this, seq] { signal_completion(seq); });
         continue;
       }
       const Share share = a->share;
@@ -243,7 +243,7 @@ void ThreadScheduler::dispatch_thread() {
       // One descriptor at a time: the dispatcher is busy while it sends one.
       if (dispatch_latency_ > SC_ZERO_TIME) sc_core::wait(dispatch_latency_);
       const std::uint64_t seq = a->seq;
-      sc_core::sc_spawn([this, seq, share] { run_share(seq, share); });
+      shares_.run([this, seq, share] { run_share(seq, share); });
     }
     sc_core::wait(wake_);
   }

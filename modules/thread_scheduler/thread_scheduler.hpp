@@ -8,7 +8,7 @@
 // The host stages a packet in the registers (thread_scheduler_regs.hpp) and rings DOORBELL; an
 // SC_THREAD dispatcher splits each packet into shares by the configured policy and launches each
 // share with a blocking write of a par::core::PacketDescriptor to its core, in a process of its
-// own (sc_spawn), so the cores run concurrently. The decisions are DispatchLogic's (plain C++);
+// own (a WorkerPool reuses them), so the cores run concurrently. The decisions are DispatchLogic's (plain C++);
 // this class adds time, TLM and statistics.
 #pragma once
 
@@ -33,6 +33,7 @@
 #include "scheduler_config.hpp"
 #include "scheduler_stats.hpp"
 #include "thread_scheduler_regs.hpp"
+#include "worker_pool.hpp"
 
 namespace par::sched {
 
@@ -107,6 +108,8 @@ class ThreadScheduler : public sc_core::sc_module {
   std::string first_error_;
   sc_core::sc_event wake_;      // the dispatcher may have something to do
   sc_core::sc_event progress_;  // a packet finished: queue entries and WAIT readers
+  WorkerPool shares_{"share"};            // run_share: one process per share in flight
+  WorkerPool completions_{"completion"};  // signal_completion (the flag write may wait)
 
   // Tracing; all null when off.
   trace::TrackRef launches_;

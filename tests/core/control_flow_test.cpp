@@ -64,6 +64,36 @@ TEST(ControlFlow, IfElseByPredication) {
   expect_results(read_program("platform_3_1_if_else.par"), "out", {0, 2, 4, 6, 104, 105, 106, 107});
 }
 
+// mac.d runs on the host's FMA instructions for all slots at once; a predicated one must leave
+// the unqualified slots' rd alone (and a thread count that leaves slots empty too).
+TEST(ControlFlow, PredicatedFusedMultiplyAddWritesOnlyQualifiedSlots) {
+  const std::string src = testing::packet(7, ".I1 1\n.I2 out\n") + R"(
+main:   and     r4 = i0, i1        // 1 in odd threads
+        eq      p12 = r4, i1       // p1: odd, p2: even
+        add     r5 = i0, i1
+        cvt.d.l r1 = i0
+        cvt.d.l r2 = r5
+        mul     r6 = i1, 10
+        cvt.d.l r3 = r6
+        (p1) mac.d r3 = r1, r2     // odd: 10 + i * (i + 1); even: stays 10
+        mac.d   r7 = r1, r1        // every thread: 0 + i * i
+        cvt.l.d r3 = r3
+        cvt.l.d r7 = r7
+        sll     r8 = i0, 4
+        st8     i2[r8] = r3
+        add     r8 = r8, 8
+        st8     i2[r8] = r7   #
+.DATA 0x1000
+out:    .zero 128
+)";
+  std::vector<std::int64_t> expected;
+  for (std::int64_t i = 0; i < 7; ++i) {
+    expected.push_back(i % 2 == 1 ? 10 + i * (i + 1) : 10);
+    expected.push_back(i * i);
+  }
+  expect_results(src, "out", expected);
+}
+
 TEST(ControlFlow, EmptyThenSideCostsOneDisqualifiedExpandCycle) {
   std::string src = read_program("platform_3_1_if_else.par");
   const std::string from = ".I1 3";
