@@ -7,7 +7,7 @@ namespace par::l2 {
 
 using sc_core::sc_time;
 
-L2::L2(sc_core::sc_module_name name, const L2Config& cfg)
+L2::L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& external_banks)
     : sc_module(name),
       in("in"),
       ctrl("ctrl"),
@@ -36,8 +36,12 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg)
                  [](const simkit::StatView& s) { return s["hits"] / s["accesses"]; },
                  simkit::Format::percent(2));
   for (unsigned b = 0; b < cfg_.banks; ++b) {
-    banks_.push_back(
-        std::make_unique<L2Bank>(("bank" + std::to_string(b)).c_str(), cfg_, b, &stats_));
+    const std::string bank_name = "bank" + std::to_string(b);
+    if (external_banks) {
+      to_bank_.bind(external_banks(bank_name.c_str(), b));
+      continue;
+    }
+    banks_.push_back(std::make_unique<L2Bank>(bank_name.c_str(), cfg_, b, &stats_));
     to_bank_.bind(banks_.back()->in);
   }
   in.register_b_transport(this, &L2::b_transport);

@@ -10,12 +10,18 @@
 // register target: a write to kCtrlFlush writes back every dirty line (timed), a write to
 // kCtrlFlushInvalidate also drops every line.
 //
+// The banks may be models other than the built-in L2Bank (a vendor plug-in, --l2.bank.model):
+// the L2 then creates each through a BankFactory, during its own construction so that the bank is
+// named "<l2>.bank<i>", and routes to the socket the factory returns. Such a bank is a whole
+// target (the plug-in interface has no downstream socket): it serves its lines itself.
+//
 // Statistics: stats() is the group named after the L2's SystemC name; it holds the request
 // counters, totals over the banks and, as children, the banks' groups ("l2.bank0", ...). Attach
 // only stats() to the report root.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -39,12 +45,20 @@ class L2 : public sc_core::sc_module {
   tlm_utils::simple_target_socket<L2> in;
   tlm_utils::simple_target_socket_optional<L2> ctrl;
 
-  // `cfg` must be valid (L2Config::validate()); throws std::invalid_argument otherwise.
-  L2(sc_core::sc_module_name name, const L2Config& cfg);
+  using BankSocket =
+      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+  // Builds bank `index` named `name` (a child of the L2) and returns its target socket.
+  using BankFactory = std::function<BankSocket&(const char* name, unsigned index)>;
+
+  // `cfg` must be valid (L2Config::validate()); throws std::invalid_argument otherwise. Without
+  // `external_banks` the banks are L2Bank.
+  L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& external_banks = BankFactory());
 
   const L2Config& config() const { return cfg_; }
   const L2Geometry& geometry() const { return geo_; }
-  unsigned banks() const { return static_cast<unsigned>(banks_.size()); }
+  unsigned banks() const { return cfg_.banks; }
+  bool builtin_banks() const { return !banks_.empty(); }
+  // A built-in bank (std::out_of_range with external banks).
   L2Bank& bank(unsigned i) { return *banks_.at(i); }
   // The bank that holds `addr` (the interleave function, with XOR hashing if configured).
   unsigned bank_of(std::uint64_t addr) const { return geo_.bank_of(addr); }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 #include "par/simkit/format.hpp"
 #include "host_programs.hpp"
@@ -52,25 +53,38 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   };
   // Plug-ins first: loading one registers TLM extension types, which must happen before any
   // payload is constructed (cores, interconnects, launcher).
-  const auto load_plugin = [this](const char* instance, const plugin::PluginConfig& model,
-                                  const dram::DramConfig& replaced, std::uint64_t base) {
-    const dram::DramConfig d = replaced.resolved();  // size and clock still come from <instance>.*
+  // The platform's arguments: the model's address range [0, size) (offsets from `base`) and clock.
+  const auto plugin_spec = [this](const std::string& instance, const plugin::PluginConfig& model, std::uint64_t size,
+                                  std::uint64_t base, double clock_mhz) {
     plugin::TargetSpec spec;
     spec.instance = instance;
     spec.config = model;
     std::ostringstream mhz;
-    mhz << std::setprecision(17) << d.clock_mhz;
-    spec.platform_args = {{"size", std::to_string(d.capacity())}, {"base", std::to_string(base)}, {"clock_mhz", mhz.str()}};
+    mhz << std::setprecision(17) << clock_mhz;
+    spec.platform_args = {{"size", std::to_string(size)}, {"base", std::to_string(base)}, {"clock_mhz", mhz.str()}};
     spec.connect = [this](plugin::PluginTarget::OutSocket& out, plugin::TargetSocket& target) {
       links_->bind(out, out.name(), target, target.get_base_export().name());
     };
-    return plugin::make_target(spec, error_);
+    return spec;
+  };
+  const auto load_plugin = [this, &plugin_spec](const char* instance, const plugin::PluginConfig& model,
+                                                const dram::DramConfig& replaced, std::uint64_t base) {
+    const dram::DramConfig d = replaced.resolved();  // size and clock still come from <instance>.*
+    return plugin::make_target(plugin_spec(instance, model, d.capacity(), base, d.clock_mhz), error_);
   };
   if (cfg_.dram_model.is_plugin() && !(dram_plugin_ = load_plugin("dram", cfg_.dram_model, cfg_.dram, cfg_.global_base)))
     return;
   if (cfg_.host_mem_model.is_plugin() &&
       !(host_mem_plugin_ = load_plugin("host_mem", cfg_.host_mem_model, cfg_.host_mem, cfg_.host_mem_base)))
     return;
+  // L2 bank models are built inside the L2 (so they are named l2.bank<i>); their library is loaded
+  // now. A bad path is reported when the first bank is built.
+  if (cfg_.l2_bank_model.is_plugin()) {
+    plugin::ModelOption m;
+    std::string ignored;
+    if (plugin::parse_model_option(cfg_.l2_bank_model.model, m, ignored))
+      l2_bank_library_ = plugin::PluginLibrary::open(m.path, ignored);
+  }
 
   // Binds an interconnect's next output port to `target` and routes `regions` to it.
   const auto attach = [&bind](interconnect::Interconnect& bus, auto& target, std::vector<interconnect::Region> regions) {
@@ -92,17 +106,45 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
                                                      cfg_.run.mode, period, quantum));
     bind(cores_.back()->mem, bus_->in);
   }
+  // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no
+  // DRAM behind them.
+  const auto l2_bank_plugin = [&](const char* name, unsigned index) -> l2::L2::BankSocket& {
+    plugin::TargetSpec spec = plugin_spec(name, cfg_.l2_bank_model, cfg_.dram.resolved().capacity(), cfg_.global_base,
+                                          cfg_.l2.clock_mhz);
+    spec.option_prefix = "l2.bank";
+    spec.platform_args["bank"] = std::to_string(index);
+    spec.platform_args["banks"] = std::to_string(cfg_.l2.banks);
+    spec.platform_args["line_bytes"] = std::to_string(cfg_.l2.line_bytes);
+    std::string why;
+    std::unique_ptr<plugin::PluginTarget> bank = plugin::make_target(spec, why);
+    if (!bank) throw std::runtime_error(why);  // caught around the L2's construction
+    l2_bank_plugins_.push_back(std::move(bank));
+    return l2_bank_plugins_.back()->in;
+  };
   if (cfg_.memory == MemorySystem::Dram || cfg_.memory == MemorySystem::L2Dram) {
     const interconnect::Region region{"dram", cfg_.global_base, cfg_.dram.resolved().capacity()};
     const auto wire_dram = [&](auto& dram_in) {
       if (cfg_.memory == MemorySystem::Dram) return attach(*bus_, dram_in, {region});
-      l2_ = std::make_unique<l2::L2>("l2", cfg_.l2);
       for (unsigned b = 0; b < l2_->banks(); ++b)
         bind_traced(l2_->bank(b).mem, dram_in, "l2", "bank" + std::to_string(b) + " misses", "l2");
       return attach_traced(*bus_, l2_->in, {region}, "l2", "l2");
     };
-    if (!dram_plugin_) dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
-    error_ = dram_plugin_ ? wire_dram(dram_plugin_->in) : wire_dram(dram_->in);
+    if (cfg_.memory == MemorySystem::L2Dram) {
+      try {
+        l2_ = std::make_unique<l2::L2>("l2", cfg_.l2, cfg_.l2_bank_model.is_plugin() ? l2_bank_plugin : l2::L2::BankFactory());
+      } catch (const std::runtime_error& e) {
+        error_ = e.what();
+        return;
+      }
+    }
+    if (l2_ && !l2_->builtin_banks()) {
+      error_ = attach_traced(*bus_, l2_->in, {region}, "l2", "l2");
+    } else if (dram_plugin_) {
+      error_ = wire_dram(dram_plugin_->in);
+    } else {
+      dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
+      error_ = wire_dram(dram_->in);
+    }
     if (!error_.empty()) return;
   }
 
@@ -289,6 +331,7 @@ std::vector<simkit::StatGroup*> Platform::module_stats() {
   if (master_) g.push_back(&master_->stats());
   if (dram_plugin_) g.push_back(&dram_plugin_->stats());
   if (host_mem_plugin_) g.push_back(&host_mem_plugin_->stats());
+  for (auto& bank : l2_bank_plugins_) g.push_back(&bank->stats());
   return g;
 }
 

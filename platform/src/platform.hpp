@@ -107,6 +107,9 @@ class Platform {
   std::unique_ptr<dram::Dram> host_mem_;
   // Vendor models loaded from shared libraries, instead of dram_ / host_mem_ (--X.model plugin:...).
   std::unique_ptr<plugin::PluginTarget> dram_plugin_, host_mem_plugin_;
+  // L2 banks from a plug-in (--l2.bank.model): children of l2_, created by it through a factory.
+  std::shared_ptr<plugin::PluginLibrary> l2_bank_library_;  // loaded first (see the constructor)
+  std::vector<std::unique_ptr<plugin::PluginTarget>> l2_bank_plugins_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::unique_ptr<sched::ThreadScheduler> scheduler_;
   std::unique_ptr<PacketLauncher> launcher_;     // direct: the idealised launcher

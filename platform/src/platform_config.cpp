@@ -79,6 +79,13 @@ std::vector<std::string> PlatformConfig::validate() const {
   if (dram_model.is_plugin() && memory != MemorySystem::Dram && memory != MemorySystem::L2Dram)
     e.push_back(std::string("dram.model: a plug-in is given, but platform.memory is '") + to_string(memory) +
                 "' (there is no device DRAM to replace)");
+  for (const std::string& m : l2_bank_model.validate("l2.bank")) e.push_back(m);
+  if (l2_bank_model.is_plugin() && memory != MemorySystem::L2Dram)
+    e.push_back(std::string("l2.bank.model: a plug-in is given, but platform.memory is '") + to_string(memory) +
+                "' (there is no L2 to put it in)");
+  if (l2_bank_model.is_plugin() && dram_model.is_plugin())
+    e.push_back("dram.model: the L2 banks are plug-ins (l2.bank.model), which serve their lines themselves: "
+                "nothing would use the device DRAM");
   if (host_mem_model.is_plugin() && !full_system())
     e.push_back("host_mem.model: a plug-in is given, but platform.host is 'direct' (there is no host memory)");
 

@@ -67,6 +67,7 @@ struct PlatformConfig {
   dram::DramConfig dram;
   plugin::PluginConfig dram_model;      // --dram.model builtin | plugin:LIB, --dram.plugin_args
   plugin::PluginConfig host_mem_model;  // the same for host memory
+  plugin::PluginConfig l2_bank_model;   // the same for every L2 bank (--l2.bank.model)
   sched::SchedulerConfig scheduler;
   tlmcheck::CheckerConfig protocol_check;
   trace::TraceConfig trace;  // timeline (Chrome/Perfetto JSON) and VCD

@@ -66,6 +66,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   plugin::register_options(reg, cfg.host_mem_model, "host_mem");
   core::register_options(reg, cfg.core);
   l2::register_options(reg, cfg.l2);
+  plugin::register_options(reg, cfg.l2_bank_model, "l2.bank");
   dram::register_options(reg, cfg.dram);
   plugin::register_options(reg, cfg.dram_model, "dram");
   sched::register_options(reg, cfg.scheduler);

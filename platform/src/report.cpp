@@ -41,18 +41,23 @@ double stat(const simkit::StatGroup& g, const std::string& path) {
 
 // One line per L2 bank and one for the DRAM, when the platform has them.
 void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
-  if (const simkit::StatGroup* l2 = root.find_group("l2")) {
+  if (root.find_group("l2") != nullptr) {
     for (int b = 0;; ++b) {
-      const std::string bank = "bank" + std::to_string(b);
-      const simkit::StatGroup* g = l2->find_group(bank);
+      const std::string label = "l2.bank" + std::to_string(b);
+      const simkit::StatGroup* g = root.find_group(label);
       if (g == nullptr) break;
       std::ostringstream t;
+      if (g->find("hits") == nullptr) {  // a plug-in bank: the adapter's counters, its own under .model
+        t << static_cast<std::uint64_t>(stat(*g, "reads")) << " reads, " << static_cast<std::uint64_t>(stat(*g, "writes"))
+          << " writes, plug-in model";
+        line(os, label.c_str(), t.str());
+        continue;
+      }
       t << static_cast<std::uint64_t>(stat(*g, "accesses")) << " accesses, " << static_cast<std::uint64_t>(stat(*g, "hits"))
         << " hits, " << static_cast<std::uint64_t>(stat(*g, "misses")) << " misses, "
         << static_cast<std::uint64_t>(stat(*g, "mshr_merges")) << " MSHR merges, "
         << static_cast<std::uint64_t>(stat(*g, "writebacks")) << " writebacks, "
         << static_cast<std::uint64_t>(stat(*g, "bank_conflict_cycles")) << " bank-conflict cycles";
-      const std::string label = "l2." + bank;
       line(os, label.c_str(), t.str());
     }
   }

@@ -25,12 +25,16 @@ std::string run_and_dump(const std::string& kernel, const std::string& args, con
   return read_file(dir + "/mem_" + region.substr(0, region.find(':')) + "_" + colon + ".bin");
 }
 
+// Where sva.par's and gs.par's data (inputs and results) live in device-dram.ini.
+const std::string kDataRegion = "0x10000:65536";
+
 TEST(PluginPlatform, VendorDramGivesTheSameResultsLooselyAndApproximatelyTimed) {
   const std::string dir = temp_dir("plugin_vendor_dram");
   for (const std::string kernel : {"sva.par", "gs.par"}) {
-    const std::string region = "0x0:65536";
+    const std::string& region = kDataRegion;
     const std::string builtin = run_and_dump(kernel, kGlobal, dir + "/builtin", region);
     ASSERT_EQ(builtin.size(), 65536u);
+    ASSERT_NE(builtin.find_first_not_of('\0'), std::string::npos) << "the region holds the kernel's data";
     EXPECT_EQ(run_and_dump(kernel, kGlobal + " --dram.model " + kVendorDram, dir + "/lt", region), builtin) << kernel;
     EXPECT_EQ(run_and_dump(kernel, kGlobal + " --dram.model " + kVendorDram + " --dram.plugin_args mode=at", dir + "/at", region),
               builtin)
@@ -44,7 +48,7 @@ TEST(PluginPlatform, VendorDramGivesTheSameResultsLooselyAndApproximatelyTimed) 
 TEST(PluginPlatform, VendorModelAsHostMemoryOfTheXd1000Placement) {
   const std::string dir = temp_dir("plugin_host_mem");
   const std::string xd = "--config " + config_file("xd1000.ini");
-  const std::string region = "0x0:65536";
+  const std::string region = "0x10000:65536";
   const std::string builtin = run_and_dump("sva.par", xd, dir + "/builtin", region);
   EXPECT_EQ(run_and_dump("sva.par", xd + " --host_mem.model " + kVendorDram, dir + "/plugin", region), builtin);
 }
@@ -57,6 +61,56 @@ TEST(PluginPlatform, BrokenModelIsCaughtByTheProtocolChecker) {
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_TRUE(contains(r.out, "protocol violation between dram.out and dram.model.socket: [gp.response_status]")) << r.out;
   EXPECT_TRUE(contains(r.out, "TLM_INCOMPLETE_RESPONSE")) << r.out;
+}
+
+// Every L2 bank can be a plug-in (--l2.bank.model): each bank model serves the lines the L2
+// routes to it (there is no DRAM behind it), so the results are the same, loosely and
+// approximately timed, and each bank's adapter reports its own traffic under l2.bank<i>.
+TEST(PluginPlatform, L2BanksFromAPlugInGiveTheSameResults) {
+  const std::string dir = temp_dir("plugin_l2_banks");
+  for (const std::string kernel : {"sva.par", "gs.par"}) {
+    const std::string builtin = run_and_dump(kernel, kGlobal, dir + "/builtin", kDataRegion);
+    ASSERT_NE(builtin.find_first_not_of('\0'), std::string::npos);
+    for (const std::string mode : {"lt", "at"}) {
+      const std::string out = dir + "/" + mode;
+      EXPECT_EQ(run_and_dump(kernel, kGlobal + " --l2.bank.model " + kVendorDram + " --l2.bank.plugin_args mode=" + mode, out,
+                             kDataRegion),
+                builtin)
+          << kernel << " " << mode;
+      const nlohmann::json s = read_json(out + "/stats.json");
+      std::int64_t reads = 0;
+      for (const char* bank : {"bank0", "bank1", "bank2", "bank3"}) {
+        ASSERT_TRUE(s["l2"].contains(bank)) << bank;
+        EXPECT_GT(s["l2"][bank]["reads"]["value"].get<std::int64_t>(), 0) << kernel << " " << bank;
+        reads += s["l2"][bank]["reads"]["value"].get<std::int64_t>();
+      }
+      EXPECT_FALSE(s.contains("dram")) << "no DRAM behind plug-in banks";
+      EXPECT_GT(reads, 0);
+    }
+  }
+}
+
+TEST(PluginPlatform, BadL2BankPlugInsAreClearErrors) {
+  const std::string sva = "run " + kernel_file("sva.par") + " -q ";
+  CliResult r = parsys(sva + "--l2.bank.model " + kVendorDram);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "l2.bank.model: a plug-in is given, but platform.memory is 'local' (there is no L2 to put it in)"))
+      << r.out;
+  r = parsys(sva + kGlobal + " --l2.bank.model " + kVendorDram + " --dram.model " + kVendorDram);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "dram.model: the L2 banks are plug-ins (l2.bank.model)")) << r.out;
+  r = parsys(sva + kGlobal + " --l2.bank.model plugin:/no/such/bank.so");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "l2.bank.model: plug-in '/no/such/bank.so': no such file")) << r.out;
+  // The model refuses its arguments while the L2 builds its first bank.
+  r = parsys(sva + kGlobal + " --dram.rows 256 --l2.bank.model " + kTestRam + " --l2.bank.plugin_args fail=no_bank_today");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "l2.bank.model: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "no_bank_today")) << r.out;
+  // Arguments the platform gives cannot be set by the user.
+  r = parsys(sva + kGlobal + " --l2.bank.model " + kVendorDram + " --l2.bank.plugin_args bank=2");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.out, "l2.bank.plugin_args: 'bank' is set by parsys (bank=0)")) << r.out;
 }
 
 TEST(PluginPlatform, BadPluginOptionsAreClearErrors) {
