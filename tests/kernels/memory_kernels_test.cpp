@@ -5,12 +5,15 @@
 // assembled programs' data (the chain is followed in C++, SVA uses std::fma), not taken from the
 // generators.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -49,12 +52,37 @@ Command shell(const std::string& cmd) {
   return r;
 }
 
-std::string parsys() { return PARSYS_BIN; }
+// The .checked variant of these tests (CMakeLists.txt) sets PARSYS_TEST_RUN_ARGS: every
+// `parsys run`, the scripts' included, then goes through a wrapper that appends those arguments.
+const char* test_run_args() {
+  const char* extra = std::getenv("PARSYS_TEST_RUN_ARGS");
+  return extra != nullptr && *extra != '\0' ? extra : nullptr;
+}
+
+std::string parsys() {
+  // Removed when the test program exits.
+  struct Wrapper {
+    std::string path;
+    ~Wrapper() {
+      if (path != PARSYS_BIN) std::remove(path.c_str());
+    }
+  };
+  static const Wrapper wrapper{[] {
+    if (test_run_args() == nullptr) return std::string(PARSYS_BIN);
+    const std::string path = std::string(::testing::TempDir()) + "parsys_with_test_args_" + std::to_string(getpid());
+    std::ofstream(path) << "#!/bin/sh\nif [ \"$1\" = run ]; then exec " << PARSYS_BIN << " \"$@\" " << test_run_args()
+                        << "; fi\nexec " << PARSYS_BIN << " \"$@\"\n";
+    chmod(path.c_str(), 0755);
+    return path;
+  }()};
+  return wrapper.path;
+}
 std::string script(const std::string& name) { return std::string(PARSYS_PYTHON) + " " + kRoot + "/scripts/" + name; }
 std::string kernel(const std::string& name) { return kRoot + "/sw/kernels/" + name; }
 
 std::string fresh_dir(const std::string& name) {
-  const std::string d = std::string(::testing::TempDir()) + "parsys_memk_" + name;
+  const std::string d =
+      std::string(::testing::TempDir()) + "parsys_memk_" + name + (test_run_args() != nullptr ? "_checked" : "");
   std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
   return d;
 }
