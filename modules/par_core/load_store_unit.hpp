@@ -44,6 +44,26 @@ struct GlobalFault {
   std::string cause;
 };
 
+// Completion cycles of the transactions in flight, ascending: a multiset with O(1) access to the
+// earliest. Completions are pushed in nearly ascending order (transactions leave in time order and
+// take similar times), so an insertion from the back moves few entries; storage is reused.
+class CompletionQueue {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  Cycle front() const { return ring_[head_]; }
+  void pop_front() {
+    head_ = (head_ + 1) & (ring_.size() - 1);
+    --size_;
+  }
+  void push(Cycle c);
+  void clear() { head_ = size_ = 0; }
+
+ private:
+  std::vector<Cycle> ring_ = std::vector<Cycle>(64);  // power-of-two capacity
+  std::size_t head_ = 0, size_ = 0;
+};
+
 class LoadStoreUnit : public ThreadTiming {
  public:
   LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, SlotState& state, int slots, int threads_per_lane);
@@ -73,20 +93,25 @@ class LoadStoreUnit : public ThreadTiming {
   Cycle latency_sum() const { return latency_sum_; }
 
  private:
+  // A line touched by the current instruction. Its data and byte mask live in line_data_ and
+  // line_enable_ (flat, reused from instruction to instruction: the hot path does not allocate).
   struct Line {
     std::uint64_t address = 0;
-    std::vector<std::uint8_t> data;
-    std::vector<std::uint64_t> enable;  // bit per byte: the bytes the instruction touches
-    bool issued = false;
+    std::uint64_t threads = 0;  // bit k: thread slot k touches the line (listed in thread_lines_[k])
     Cycle done = 0;
     Cycle leave = 0;  // stores: when the last writer has supplied its data
     int first_slot = -1;  // named by a fault
+    bool issued = false;
   };
   std::uint32_t line_for(std::uint64_t addr);
-  Line& line_of_slot(int slot) { return lines_[slot_line_[static_cast<std::size_t>(slot)]]; }
+  std::uint32_t new_line(std::uint64_t base);
+  void index_line(std::uint32_t i);
+  std::uint8_t* data_of(std::size_t i) { return &line_data_[i * line_bytes_]; }
+  std::uint64_t* enable_of(std::size_t i) { return &line_enable_[i * enable_words_]; }
   Cycle admit(Cycle at);  // outstanding limit
-  bool issue(Line& line, Cycle at);
-  bool send(Line& line, std::size_t begin, std::size_t end, Cycle at);
+  bool issue(std::uint32_t i, Cycle at);
+  bool send(std::uint32_t i, std::size_t begin, std::size_t end, Cycle at);
+  void order_stores();
   void deliver_loads();
 
   const CoreConfig& cfg_;
@@ -94,16 +119,21 @@ class LoadStoreUnit : public ThreadTiming {
   SlotState& st_;
   const int S_, T_, L_;
   const std::uint64_t line_bytes_;
+  const std::size_t enable_words_;  // 64-bit mask words per line
   const std::size_t max_outstanding_;
 
   const isa::Instruction* in_ = nullptr;
   bool active_ = false, write_ = false;
+  bool timed_ = true;  // false inside run_untimed()
   int size_ = 0;
-  std::vector<std::vector<int>> thread_slots_;  // per thread slot k: global slots (all lanes)
+  std::vector<int> global_slots_;  // the instruction's global slots, ascending
+  std::vector<std::vector<std::uint32_t>> thread_lines_;  // per thread slot k: its lines, first touch first
   std::vector<std::uint64_t> slot_addr_;
   std::vector<std::uint32_t> slot_line_;  // per slot: index of its line in lines_
   // Line address -> index in lines_: open addressing, entries valid only with the current
-  // instruction's stamp, so starting an instruction clears nothing.
+  // instruction's stamp, so starting an instruction clears nothing. While the instruction's lines
+  // appear in ascending address order (the usual case) a line is either the newest or new, and
+  // the table is not needed: it is filled only once an address goes backwards.
   struct IndexEntry {
     std::uint64_t address = 0;
     std::uint32_t line = 0;
@@ -111,13 +141,17 @@ class LoadStoreUnit : public ThreadTiming {
   };
   std::vector<IndexEntry> line_index_;
   std::uint32_t stamp_ = 0;
-  // Lines of the current instruction are lines_[0 .. line_count_); the storage of earlier
-  // instructions' lines is reused, so the hot path does not allocate.
+  bool ascending_ = true;
+  // Lines of the current instruction are lines_[0 .. line_count_).
   std::vector<Line> lines_;
+  std::vector<std::uint8_t> line_data_;
+  std::vector<std::uint64_t> line_enable_;
   std::size_t line_count_ = 0;
-  std::vector<std::size_t> store_order_;
+  std::vector<std::uint32_t> store_order_;
+  std::vector<Cycle> order_keys_;
+  std::vector<std::uint32_t> order_count_;
   std::vector<Cycle> thread_done_;
-  std::vector<Cycle> in_flight_;  // completion cycles of outstanding transactions (min-heap)
+  CompletionQueue in_flight_;  // completion cycles of outstanding transactions
   GlobalFault fault_;
 
   std::uint64_t transactions_ = 0, bytes_ = 0, accesses_ = 0;
