@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 
 #include "par/isa/semantics.hpp"
@@ -23,24 +24,35 @@ inline void copy_access(void* dst, const void* src, int size) {
 
 }  // namespace
 
-void CompletionQueue::push(Cycle c) {
-  if (size_ == ring_.size()) {
-    std::vector<Cycle> bigger(ring_.size() * 2);
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = ring_[(head_ + i) & (ring_.size() - 1)];
-    ring_.swap(bigger);
-    head_ = 0;
-  }
+void CompletionQueue::push_out_of_order(Cycle c) {
   const std::size_t mask = ring_.size() - 1;
-  // Insertion from the back: move the later completions up by one.
-  std::size_t i = size_;
-  while (i > 0) {
-    const Cycle prev = ring_[(head_ + i - 1) & mask];
-    if (prev <= c) break;
-    ring_[(head_ + i) & mask] = prev;
+  // Insertion into the ring from its back, moving at most a few later completions up by one.
+  constexpr std::size_t kMaxMoves = 8;
+  std::size_t i = ring_size_;
+  while (i > 0 && ring_[(head_ + i - 1) & mask] > c) {
+    if (ring_size_ - i == kMaxMoves) {  // far out of order: the heap takes it
+      heap_.push_back(c);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<Cycle>());
+      return;
+    }
     --i;
   }
+  if (ring_size_ == ring_.size()) {
+    std::vector<Cycle> bigger(ring_.size() * 2);
+    for (std::size_t k = 0; k < ring_size_; ++k) bigger[k] = ring_[(head_ + k) & mask];
+    ring_.swap(bigger);
+    head_ = 0;
+    push(c);
+    return;
+  }
+  for (std::size_t k = ring_size_; k > i; --k) ring_[(head_ + k) & mask] = ring_[(head_ + k - 1) & mask];
   ring_[(head_ + i) & mask] = c;
-  ++size_;
+  ++ring_size_;
+}
+
+void CompletionQueue::pop_heap() {
+  std::pop_heap(heap_.begin(), heap_.end(), std::greater<Cycle>());
+  heap_.pop_back();
 }
 
 LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, SlotState& state, int slots,
@@ -54,13 +66,13 @@ LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, Slot
       line_bytes_(cfg.line_bytes),
       enable_words_((cfg.line_bytes + 63) / 64),
       max_outstanding_(static_cast<std::size_t>(cfg.ls_max_outstanding) * static_cast<std::size_t>(L_)),
-      thread_lines_(static_cast<std::size_t>(threads_per_lane)),
+      global_slots_(static_cast<std::size_t>(slots)),
+      thread_lines_(static_cast<std::size_t>(slots)),
+      thread_line_count_(static_cast<std::size_t>(threads_per_lane), 0),
       slot_addr_(static_cast<std::size_t>(slots), 0),
       slot_line_(static_cast<std::size_t>(slots), 0),
       line_index_(std::size_t{4} << (64 - __builtin_clzll(static_cast<unsigned long long>(slots)))),
-      thread_done_(static_cast<std::size_t>(threads_per_lane), 0) {
-  global_slots_.reserve(static_cast<std::size_t>(slots));
-}
+      thread_done_(static_cast<std::size_t>(threads_per_lane), 0) {}
 
 void LoadStoreUnit::index_line(std::uint32_t i) {
   const std::uint64_t base = lines_[i].address;
@@ -90,14 +102,10 @@ std::uint32_t LoadStoreUnit::new_line(std::uint64_t base) {
   return i;
 }
 
-std::uint32_t LoadStoreUnit::line_for(std::uint64_t addr) {
-  const std::uint64_t base = addr & ~(line_bytes_ - 1);
-  if (line_count_ == 0) return new_line(base);
-  // Neighbouring slots usually share a line: try the newest line before anything else.
-  const auto newest = static_cast<std::uint32_t>(line_count_ - 1);
-  if (lines_[newest].address == base) return newest;
+// The line at `base` when it is not the newest one (begin() tries that first).
+std::uint32_t LoadStoreUnit::line_for(std::uint64_t base) {
   if (ascending_) {
-    if (base > lines_[newest].address) return new_line(base);
+    if (line_count_ == 0 || base > lines_[line_count_ - 1].address) return new_line(base);
     // The first step backwards: from now on every line is in the index.
     ascending_ = false;
     for (std::uint32_t i = 0; i < line_count_; ++i) index_line(i);
@@ -115,8 +123,7 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
   in_ = &in;
   write_ = in.is_store();
   size_ = isa::access_size(in.op);
-  for (auto& v : thread_lines_) v.clear();
-  global_slots_.clear();
+  std::fill(thread_line_count_.begin(), thread_line_count_.end(), 0u);
   if (++stamp_ == 0) {  // the stamp wrapped: forget every entry once
     for (IndexEntry& e : line_index_) e.stamp = 0;
     stamp_ = 1;
@@ -126,13 +133,26 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
   std::fill(thread_done_.begin(), thread_done_.end(), Cycle{0});
   if (!fault_.cause.empty()) fault_ = GlobalFault{};
   const std::uint64_t* data = st_.reg(in.rd);
-  const std::uint64_t mask = ~std::uint64_t{0} >> (64 - size_);
+  // Locals: the stores below could alias members as far as the compiler knows.
+  const bool write = write_;
+  const int size = size_;
+  const std::uint64_t mask = ~std::uint64_t{0} >> (64 - size);
+  const std::uint64_t line_mask = ~(line_bytes_ - 1);
+  const std::size_t words = enable_words_, line_bytes = line_bytes_, L = static_cast<std::size_t>(L_);
+  int* slots = global_slots_.data();
+  std::uint32_t* thread_lines = thread_lines_.data();
+  std::uint32_t* thread_line_count = thread_line_count_.data();
+  std::size_t n = 0;
   int k = 0;  // s % T_
   for (int s = 0; s < S_; ++s, k = k + 1 == T_ ? 0 : k + 1) {
     if (!global[s]) continue;
-    global_slots_.push_back(s);
+    slots[n++] = s;
     const std::uint64_t a = addr[s];
-    const std::uint32_t li = line_for(a);
+    const std::uint64_t base = a & line_mask;
+    // Neighbouring slots usually share a line: try the newest line before anything else.
+    const std::uint32_t li = line_count_ > 0 && lines_[line_count_ - 1].address == base
+                                 ? static_cast<std::uint32_t>(line_count_ - 1)
+                                 : line_for(base);
     slot_addr_[static_cast<std::size_t>(s)] = a;
     slot_line_[static_cast<std::size_t>(s)] = li;
     Line& l = lines_[li];
@@ -140,17 +160,19 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
     const std::uint64_t bit = std::uint64_t{1} << k;
     if ((l.threads & bit) == 0) {
       l.threads |= bit;
-      thread_lines_[static_cast<std::size_t>(k)].push_back(li);
+      const auto uk = static_cast<std::size_t>(k);
+      thread_lines[uk * L + thread_line_count[uk]++] = li;
     }
-    const std::size_t off = a - l.address;
+    const std::size_t off = a - base;
     // Loads mark the bytes they need (the span read); stores also supply their data. Threads of
     // one instruction write disjoint or identical bytes; slot order decides, as in the ISA.
     // Accesses are naturally aligned, so the bytes of one never straddle two mask words.
-    enable_of(li)[off / 64] |= mask << (off % 64);
-    if (write_) copy_access(data_of(li) + off, &data[s], size_);
+    line_enable_[li * words + off / 64] |= mask << (off % 64);
+    if (write) copy_access(&line_data_[li * line_bytes + off], &data[s], size);
   }
-  accesses_ += global_slots_.size();
-  active_ = !global_slots_.empty();
+  global_count_ = n;
+  accesses_ += n;
+  active_ = n > 0;
 }
 
 Cycle LoadStoreUnit::admit(Cycle at) {
@@ -202,6 +224,19 @@ bool LoadStoreUnit::issue(std::uint32_t li, Cycle at) {
   l.issued = true;
   l.done = at;
   const std::uint64_t* enable = enable_of(li);
+  if (enable_words_ == 1) {  // lines of up to 64 bytes: one mask word (no bit beyond the line)
+    std::uint64_t w = enable[0];
+    const auto first = static_cast<std::size_t>(__builtin_ctzll(w));
+    if (!write_) return send(li, first, 64 - static_cast<std::size_t>(__builtin_clzll(w)), at);
+    while (w != 0) {
+      const auto i = static_cast<std::size_t>(__builtin_ctzll(w));
+      const std::uint64_t clear = ~(w >> i);  // bit 0 is clear; its first set bit ends the run
+      const std::size_t j = clear == 0 ? 64 : i + static_cast<std::size_t>(__builtin_ctzll(clear));
+      if (!send(li, i, std::min<std::size_t>(j, 64), at)) return false;
+      w = j >= 64 ? 0 : w & (~std::uint64_t{0} << j);
+    }
+    return true;
+  }
   const std::size_t first = next_set(enable, 0, line_bytes_);
   if (!write_) return send(li, first, last_set_end(enable, enable_words_), at);
   for (std::size_t i = first; i < line_bytes_; i = next_set(enable, i, line_bytes_)) {
@@ -217,13 +252,13 @@ bool LoadStoreUnit::send(std::uint32_t li, std::size_t i, std::size_t j, Cycle a
   Cycle done = at;
   ++transactions_;
   bytes_ += j - i;
-  std::string error;
+  error_.clear();
   if (!port_.transact(write_, l.address + i, data_of(li) + i, static_cast<unsigned>(j - i), nullptr, at, done,
-                      error)) {
+                      error_)) {
     if (fault_.cause.empty()) {
       fault_.slot = l.first_slot;
       fault_.address = slot_addr_[static_cast<std::size_t>(l.first_slot)];
-      fault_.cause = error;
+      fault_.cause = error_;
     }
     return false;
   }
@@ -235,16 +270,18 @@ bool LoadStoreUnit::send(std::uint32_t li, std::size_t i, std::size_t j, Cycle a
 
 Cycle LoadStoreUnit::start_thread(int k, Cycle earliest, Cycle data_ready) {
   Cycle s = earliest;
-  const std::vector<std::uint32_t>& lines = thread_lines_[static_cast<std::size_t>(k)];
+  const auto uk = static_cast<std::size_t>(k);
+  const std::uint32_t* lines = &thread_lines_[uk * static_cast<std::size_t>(L_)];
+  const std::uint32_t n = thread_line_count_[uk];
   if (write_) {
     const Cycle leave = std::max(s, data_ready);
-    for (std::uint32_t li : lines) lines_[li].leave = std::max(lines_[li].leave, leave);
+    for (std::uint32_t i = 0; i < n; ++i) lines_[lines[i]].leave = std::max(lines_[lines[i]].leave, leave);
     return s;
   }
-  for (std::uint32_t li : lines) {
-    if (!lines_[li].issued && fault_.cause.empty()) {
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!lines_[lines[i]].issued && fault_.cause.empty()) {
       s = admit(s);
-      issue(li, s);
+      issue(lines[i], s);
     }
   }
   return s;
@@ -264,17 +301,22 @@ void LoadStoreUnit::order_stores() {
     if (!order_keys_.empty() && order_keys_.back() == v) continue;
     if (std::find(order_keys_.begin(), order_keys_.end(), v) == order_keys_.end()) order_keys_.push_back(v);
   }
+  if (order_keys_.size() == 1) {  // one leave time: line order
+    std::iota(store_order_.begin(), store_order_.end(), std::uint32_t{0});
+    return;
+  }
   std::sort(order_keys_.begin(), order_keys_.end());
+  // Rank of each line's key and counts per rank; then each line goes to its rank's next place.
+  order_rank_.resize(n);
   order_count_.assign(order_keys_.size() + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto key = std::lower_bound(order_keys_.begin(), order_keys_.end(), lines_[i].leave) - order_keys_.begin();
-    ++order_count_[static_cast<std::size_t>(key) + 1];
+    const auto rank = static_cast<std::uint32_t>(
+        std::lower_bound(order_keys_.begin(), order_keys_.end(), lines_[i].leave) - order_keys_.begin());
+    order_rank_[i] = rank;
+    ++order_count_[rank + 1];
   }
   std::partial_sum(order_count_.begin(), order_count_.end(), order_count_.begin());
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto key = std::lower_bound(order_keys_.begin(), order_keys_.end(), lines_[i].leave) - order_keys_.begin();
-    store_order_[order_count_[static_cast<std::size_t>(key)]++] = static_cast<std::uint32_t>(i);
-  }
+  for (std::size_t i = 0; i < n; ++i) store_order_[order_count_[order_rank_[i]]++] = static_cast<std::uint32_t>(i);
 }
 
 void LoadStoreUnit::finish() {
@@ -287,21 +329,25 @@ void LoadStoreUnit::finish() {
     deliver_loads();
   }
   for (int k = 0; k < T_; ++k) {
+    const auto uk = static_cast<std::size_t>(k);
+    const std::uint32_t* lines = &thread_lines_[uk * static_cast<std::size_t>(L_)];
     Cycle done = 0;
-    for (std::uint32_t li : thread_lines_[static_cast<std::size_t>(k)]) done = std::max(done, lines_[li].done);
-    thread_done_[static_cast<std::size_t>(k)] = done;
+    for (std::uint32_t i = 0; i < thread_line_count_[uk]; ++i) done = std::max(done, lines_[lines[i]].done);
+    thread_done_[uk] = done;
   }
   active_ = false;
 }
 
 void LoadStoreUnit::deliver_loads() {
   std::uint64_t* d = st_.reg(in_->rd);
-  for (int s : global_slots_) {
-    const auto u = static_cast<std::size_t>(s);
-    const std::uint32_t li = slot_line_[u];
+  const isa::Opcode op = in_->op;
+  const int size = size_;
+  for (std::size_t i = 0; i < global_count_; ++i) {
+    const auto s = static_cast<std::size_t>(global_slots_[i]);
+    const std::uint32_t li = slot_line_[s];
     std::uint64_t raw = 0;
-    copy_access(&raw, data_of(li) + (slot_addr_[u] - lines_[li].address), size_);
-    d[s] = isa::sem::extend_load(in_->op, raw);
+    copy_access(&raw, &line_data_[li * line_bytes_ + (slot_addr_[s] - lines_[li].address)], size);
+    d[s] = isa::sem::extend_load(op, raw);
   }
 }
 

@@ -44,24 +44,47 @@ struct GlobalFault {
   std::string cause;
 };
 
-// Completion cycles of the transactions in flight, ascending: a multiset with O(1) access to the
-// earliest. Completions are pushed in nearly ascending order (transactions leave in time order and
-// take similar times), so an insertion from the back moves few entries; storage is reused.
+// Completion cycles of the transactions in flight: a multiset with fast access to the earliest.
+// Completions are mostly pushed in ascending order or nearly so (transactions leave in time order
+// and take similar times): those go to a sorted ring (O(1)); the few far out of order go to a
+// min-heap. Storage is reused.
 class CompletionQueue {
  public:
-  bool empty() const { return size_ == 0; }
-  std::size_t size() const { return size_; }
-  Cycle front() const { return ring_[head_]; }
-  void pop_front() {
-    head_ = (head_ + 1) & (ring_.size() - 1);
-    --size_;
+  bool empty() const { return ring_size_ == 0 && heap_.empty(); }
+  std::size_t size() const { return ring_size_ + heap_.size(); }
+  // The earliest completion (not empty).
+  Cycle front() const {
+    if (heap_.empty()) return ring_[head_];
+    return ring_size_ > 0 && ring_[head_] <= heap_.front() ? ring_[head_] : heap_.front();
   }
-  void push(Cycle c);
-  void clear() { head_ = size_ = 0; }
+  void pop_front() {
+    if (heap_.empty() || (ring_size_ > 0 && ring_[head_] <= heap_.front())) {
+      head_ = (head_ + 1) & (ring_.size() - 1);
+      --ring_size_;
+    } else {
+      pop_heap();
+    }
+  }
+  void push(Cycle c) {
+    // The usual case, at or after every completion in the ring, inline.
+    if (ring_size_ < ring_.size() && (ring_size_ == 0 || ring_[(head_ + ring_size_ - 1) & (ring_.size() - 1)] <= c)) {
+      ring_[(head_ + ring_size_) & (ring_.size() - 1)] = c;
+      ++ring_size_;
+      return;
+    }
+    push_out_of_order(c);
+  }
+  void clear() {
+    head_ = ring_size_ = 0;
+    heap_.clear();
+  }
 
  private:
-  std::vector<Cycle> ring_ = std::vector<Cycle>(64);  // power-of-two capacity
-  std::size_t head_ = 0, size_ = 0;
+  void push_out_of_order(Cycle c);
+  void pop_heap();
+  std::vector<Cycle> ring_ = std::vector<Cycle>(64);  // ascending from head_; power-of-two size
+  std::size_t head_ = 0, ring_size_ = 0;
+  std::vector<Cycle> heap_;  // min-heap (std::greater)
 };
 
 class LoadStoreUnit : public ThreadTiming {
@@ -103,7 +126,7 @@ class LoadStoreUnit : public ThreadTiming {
     int first_slot = -1;  // named by a fault
     bool issued = false;
   };
-  std::uint32_t line_for(std::uint64_t addr);
+  std::uint32_t line_for(std::uint64_t base);  // base: a line address
   std::uint32_t new_line(std::uint64_t base);
   void index_line(std::uint32_t i);
   std::uint8_t* data_of(std::size_t i) { return &line_data_[i * line_bytes_]; }
@@ -126,8 +149,13 @@ class LoadStoreUnit : public ThreadTiming {
   bool active_ = false, write_ = false;
   bool timed_ = true;  // false inside run_untimed()
   int size_ = 0;
-  std::vector<int> global_slots_;  // the instruction's global slots, ascending
-  std::vector<std::vector<std::uint32_t>> thread_lines_;  // per thread slot k: its lines, first touch first
+  std::vector<int> global_slots_;  // the instruction's global slots, ascending (global_count_ of them)
+  std::size_t global_count_ = 0;
+  // Per thread slot k: its lines, first touch first: thread_lines_[k * L + i] for i <
+  // thread_line_count_[k] (a thread has L slots, so at most L lines).
+  std::vector<std::uint32_t> thread_lines_;
+  std::vector<std::uint32_t> thread_line_count_;
+  std::string error_;  // a failed transaction's answer
   std::vector<std::uint64_t> slot_addr_;
   std::vector<std::uint32_t> slot_line_;  // per slot: index of its line in lines_
   // Line address -> index in lines_: open addressing, entries valid only with the current
@@ -150,6 +178,7 @@ class LoadStoreUnit : public ThreadTiming {
   std::vector<std::uint32_t> store_order_;
   std::vector<Cycle> order_keys_;
   std::vector<std::uint32_t> order_count_;
+  std::vector<std::uint32_t> order_rank_;
   std::vector<Cycle> thread_done_;
   CompletionQueue in_flight_;  // completion cycles of outstanding transactions
   GlobalFault fault_;
