@@ -16,6 +16,7 @@ BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::
     : cfg_(cfg),
       geo_(cfg),
       period_(std::max<Tick>(period, 1)),
+      cycle_(period_),
       hit_(period_ * cfg.hit_latency),
       next_(next),
       tags_(cfg.sets(), cfg.ways, cfg.line_bytes),
@@ -69,7 +70,7 @@ Outcome BankModel::access(const Request& r) {
   ++(r.write ? stats_.writes : stats_.reads);
   if (start > r.at) {
     ++stats_.bank_conflicts;
-    stats_.bank_conflict_cycles += cycles_ceil(start - r.at, period_);
+    stats_.bank_conflict_cycles += cycles_ceil(start - r.at, cycle_);
   }
   const std::uint64_t line = geo_.line_of(r.addr);
   const std::uint64_t set = geo_.set_of(r.addr);
@@ -112,7 +113,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     const Tick free = mshrs_.free_at(start);
     if (free > start) {
       ++stats_.mshr_full_stalls;
-      stats_.mshr_stall_cycles += cycles_ceil(free - start, period_);
+      stats_.mshr_stall_cycles += cycles_ceil(free - start, cycle_);
       start = free;
     }
   }
@@ -122,7 +123,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     // Every way of the set waits for a fill; the fill that completes first frees its way.
     // MSHRs only free up as time passes, so the entry found above is still free.
     ++stats_.set_stalls;
-    stats_.set_stall_cycles += cycles_ceil(victim.ready - start, period_);
+    stats_.set_stall_cycles += cycles_ceil(victim.ready - start, cycle_);
     start = victim.ready;
   }
   Tick ready = start;

@@ -104,6 +104,7 @@ class BankModel {
   L2Config cfg_;
   L2Geometry geo_;
   Tick period_;
+  TickDivider cycle_;  // divides by period_
   Tick hit_;
   NextLevel& next_;
   TagArray tags_;

@@ -69,7 +69,6 @@ LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, Slot
       global_slots_(static_cast<std::size_t>(slots)),
       thread_lines_(static_cast<std::size_t>(slots)),
       thread_line_count_(static_cast<std::size_t>(threads_per_lane), 0),
-      slot_addr_(static_cast<std::size_t>(slots), 0),
       slot_line_(static_cast<std::size_t>(slots), 0),
       line_index_(std::size_t{4} << (64 - __builtin_clzll(static_cast<unsigned long long>(slots)))),
       thread_done_(static_cast<std::size_t>(threads_per_lane), 0) {}
@@ -123,6 +122,7 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
   in_ = &in;
   write_ = in.is_store();
   size_ = isa::access_size(in.op);
+  slot_addr_ = addr;
   std::fill(thread_line_count_.begin(), thread_line_count_.end(), 0u);
   if (++stamp_ == 0) {  // the stamp wrapped: forget every entry once
     for (IndexEntry& e : line_index_) e.stamp = 0;
@@ -132,44 +132,72 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
   line_count_ = 0;
   std::fill(thread_done_.begin(), thread_done_.end(), Cycle{0});
   if (!fault_.cause.empty()) fault_ = GlobalFault{};
+  // Every global slot may open a line: make room for that many first, so that the loop below
+  // works on stable pointers.
+  std::size_t globals = 0;
+  for (int s = 0; s < S_; ++s) globals += global[s] != 0;
+  if (globals > lines_.size()) {
+    lines_.resize(globals);
+    line_data_.resize(globals * line_bytes_);
+    line_enable_.resize(globals * enable_words_);
+  }
   const std::uint64_t* data = st_.reg(in.rd);
-  // Locals: the stores below could alias members as far as the compiler knows.
   const bool write = write_;
   const int size = size_;
   const std::uint64_t mask = ~std::uint64_t{0} >> (64 - size);
   const std::uint64_t line_mask = ~(line_bytes_ - 1);
   const std::size_t words = enable_words_, line_bytes = line_bytes_, L = static_cast<std::size_t>(L_);
+  Line* lines = lines_.data();
+  std::uint8_t* line_data = line_data_.data();
+  std::uint64_t* enable = line_enable_.data();
   int* slots = global_slots_.data();
   std::uint32_t* thread_lines = thread_lines_.data();
   std::uint32_t* thread_line_count = thread_line_count_.data();
-  std::size_t n = 0;
+  std::size_t n = 0, count = 0;  // global slots, lines
+  bool ascending = true;
   int k = 0;  // s % T_
   for (int s = 0; s < S_; ++s, k = k + 1 == T_ ? 0 : k + 1) {
     if (!global[s]) continue;
     slots[n++] = s;
     const std::uint64_t a = addr[s];
     const std::uint64_t base = a & line_mask;
-    // Neighbouring slots usually share a line: try the newest line before anything else.
-    const std::uint32_t li = line_count_ > 0 && lines_[line_count_ - 1].address == base
-                                 ? static_cast<std::uint32_t>(line_count_ - 1)
-                                 : line_for(base);
-    slot_addr_[static_cast<std::size_t>(s)] = a;
-    slot_line_[static_cast<std::size_t>(s)] = li;
-    Line& l = lines_[li];
-    if (l.first_slot < 0) l.first_slot = s;
+    std::uint32_t li;
+    if (count > 0 && lines[count - 1].address == base) {
+      li = static_cast<std::uint32_t>(count - 1);  // neighbouring slots usually share a line
+    } else if (ascending && (count == 0 || base > lines[count - 1].address)) {
+      // Lines so far in ascending address order and this one beyond them: a new line.
+      li = static_cast<std::uint32_t>(count++);
+      Line& l = lines[li];
+      l.address = base;
+      l.threads = 0;
+      l.issued = false;
+      l.done = l.leave = 0;
+      l.first_slot = s;
+      // Only enabled bytes are ever sent or delivered, so the data needs no clearing.
+      std::fill_n(enable + li * words, words, std::uint64_t{0});
+    } else {
+      line_count_ = count;
+      li = line_for(base);
+      count = line_count_;
+      ascending = ascending_;
+      if (lines[li].first_slot < 0) lines[li].first_slot = s;
+    }
+    Line& l = lines[li];
     const std::uint64_t bit = std::uint64_t{1} << k;
     if ((l.threads & bit) == 0) {
       l.threads |= bit;
       const auto uk = static_cast<std::size_t>(k);
       thread_lines[uk * L + thread_line_count[uk]++] = li;
     }
+    slot_line_[static_cast<std::size_t>(s)] = li;
     const std::size_t off = a - base;
     // Loads mark the bytes they need (the span read); stores also supply their data. Threads of
     // one instruction write disjoint or identical bytes; slot order decides, as in the ISA.
     // Accesses are naturally aligned, so the bytes of one never straddle two mask words.
-    line_enable_[li * words + off / 64] |= mask << (off % 64);
-    if (write) copy_access(&line_data_[li * line_bytes + off], &data[s], size);
+    enable[li * words + off / 64] |= mask << (off % 64);
+    if (write) copy_access(line_data + li * line_bytes + off, &data[s], size);
   }
+  line_count_ = count;
   global_count_ = n;
   accesses_ += n;
   active_ = n > 0;
@@ -257,7 +285,7 @@ bool LoadStoreUnit::send(std::uint32_t li, std::size_t i, std::size_t j, Cycle a
                       error_)) {
     if (fault_.cause.empty()) {
       fault_.slot = l.first_slot;
-      fault_.address = slot_addr_[static_cast<std::size_t>(l.first_slot)];
+      fault_.address = slot_addr_[l.first_slot];
       fault_.cause = error_;
     }
     return false;
@@ -342,11 +370,12 @@ void LoadStoreUnit::deliver_loads() {
   std::uint64_t* d = st_.reg(in_->rd);
   const isa::Opcode op = in_->op;
   const int size = size_;
+  const std::uint64_t* addr = slot_addr_;
   for (std::size_t i = 0; i < global_count_; ++i) {
     const auto s = static_cast<std::size_t>(global_slots_[i]);
     const std::uint32_t li = slot_line_[s];
     std::uint64_t raw = 0;
-    copy_access(&raw, &line_data_[li * line_bytes_ + (slot_addr_[s] - lines_[li].address)], size);
+    copy_access(&raw, &line_data_[li * line_bytes_ + (addr[s] - lines_[li].address)], size);
     d[s] = isa::sem::extend_load(op, raw);
   }
 }

@@ -92,7 +92,7 @@ class LoadStoreUnit : public ThreadTiming {
   LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, SlotState& state, int slots, int threads_per_lane);
 
   // Starts a memory instruction whose qualified slots `global` (addresses in `addr`) are outside
-  // the local window.
+  // the local window. `addr` must stay valid until the instruction's finish() or run_untimed().
   void begin(const isa::Instruction& in, const std::uint8_t* global, const std::uint64_t* addr);
   bool active() const { return active_; }
 
@@ -156,7 +156,7 @@ class LoadStoreUnit : public ThreadTiming {
   std::vector<std::uint32_t> thread_lines_;
   std::vector<std::uint32_t> thread_line_count_;
   std::string error_;  // a failed transaction's answer
-  std::vector<std::uint64_t> slot_addr_;
+  const std::uint64_t* slot_addr_ = nullptr;  // the instruction's addresses (begin's `addr`)
   std::vector<std::uint32_t> slot_line_;  // per slot: index of its line in lines_
   // Line address -> index in lines_: open addressing, entries valid only with the current
   // instruction's stamp, so starting an instruction clears nothing. While the instruction's lines

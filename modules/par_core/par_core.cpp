@@ -31,6 +31,10 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
       quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
       engine_(this->name(), cfg, program, local_, this, mode) {
+  if (period_.value() > 1) {
+    period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
+    period_limit_ = ~sc_dt::uint64{0} / period_.value();
+  }
   ctrl.register_b_transport(this, &ParCore::ctrl_transport);
   total_.lanes = cfg.lanes;
   total_.threads_per_lane = cfg.threads_per_lane;
@@ -151,7 +155,7 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   }
   // Back in the core in the first cycle at or after the annotated completion.
   const sc_dt::uint64 ticks = now + delay.value() - packet_start_.value();
-  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>((ticks + period - 1) / period));
+  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of(ticks + period - 1)));
   return true;
 }
 
