@@ -13,6 +13,9 @@ namespace {
 // sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
 // one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
 // v + 0.5 are exact doubles there); from_value beyond.
+// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
+const sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
 sc_time time_from_value(std::uint64_t v) {
   static const sc_time unit = sc_time::from_value(1);
   return v < (std::uint64_t{1} << 52) ? unit * static_cast<double>(v) : sc_time::from_value(v);
@@ -118,7 +121,7 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
     // busy-until time: cores run ahead of each other within a quantum, so requests arrive out of
     // time order and an earlier one may use a gap before a later one. Integer ticks throughout:
     // sc_time is built once, for the delay, and only when the access queued.
-    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    const std::uint64_t now = current_time().value();
     const std::uint64_t arrive = now + delay.value() + latency_.value();
     simkit::IntervalCalendar& cal = port_calendars_[port];
     cal.retire(now);

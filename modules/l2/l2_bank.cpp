@@ -67,7 +67,7 @@ void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = current_time();
   const Tick at = to_tick(now + delay);
   Tick done = at;
   bool ok = true;
@@ -84,7 +84,7 @@ void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
                       });
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next_error_);
   // DRAM models that wait inside b_transport advance the time stamp; the delay is relative to it.
-  const Tick after = waited_ ? to_tick(sc_core::sc_time_stamp()) : to_tick(now);
+  const Tick after = waited_ ? to_tick(current_time()) : to_tick(now);
   delay = done > after ? to_time(done - after) : sc_core::SC_ZERO_TIME;
 }
 

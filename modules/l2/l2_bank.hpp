@@ -82,6 +82,9 @@ void for_each_line_piece(std::uint64_t addr, unsigned len, unsigned line_bytes, 
   }
 }
 
+// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
+inline const sc_core::sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
 // Time conversions between sc_time and the model's ticks (exact: both count resolution units).
 inline Tick to_tick(const sc_core::sc_time& t) { return t.value(); }
 // sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):

@@ -14,6 +14,9 @@ namespace {
 // sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
 // one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
 // v + 0.5 are exact doubles there); from_value beyond.
+// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
+const sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
 sc_time time_from_value(sc_dt::uint64 v) {
   static const sc_time unit = sc_time::from_value(1);
   return v < (sc_dt::uint64{1} << 52) ? unit * static_cast<double>(v) : sc_time::from_value(v);
@@ -144,7 +147,7 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   // Integer time-resolution units (at_cycle() without building an sc_time per access).
   const sc_dt::uint64 period = period_.value();
   const sc_dt::uint64 leave = packet_start_.value() + period * static_cast<sc_dt::uint64>(cycle);
-  const sc_dt::uint64 now = sc_core::sc_time_stamp().value();
+  const sc_dt::uint64 now = current_time().value();
   sc_time delay = leave > now ? time_from_value(leave - now) : sc_core::SC_ZERO_TIME;
   in_memory_access_ = true;  // for the deadlock report
   mem->b_transport(tx, delay);
