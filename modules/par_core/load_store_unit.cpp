@@ -174,7 +174,8 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
       l.done = l.leave = 0;
       l.first_slot = s;
       // Only enabled bytes are ever sent or delivered, so the data needs no clearing.
-      std::fill_n(enable + li * words, words, std::uint64_t{0});
+      if (words == 1) enable[li] = 0;
+      else std::fill_n(enable + li * words, words, std::uint64_t{0});
     } else {
       line_count_ = count;
       li = line_for(base);
@@ -319,32 +320,38 @@ Cycle LoadStoreUnit::thread_result(int k) { return thread_done_[static_cast<std:
 
 // store_order_ = the lines by ascending leave time, lines with equal times in line order (a
 // stable sort). Every leave time is one thread's max(start, data ready), so there are at most T
-// distinct values: a counting sort over them.
+// distinct values: a counting sort over them (quadratic in the number of distinct values).
 void LoadStoreUnit::order_stores() {
   const std::size_t n = line_count_;
   store_order_.resize(n);
+  order_rank_.resize(n);
+  // The distinct leave times in order of appearance, and each line's index among them.
   order_keys_.clear();
+  std::uint32_t key = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Cycle v = lines_[i].leave;
-    if (!order_keys_.empty() && order_keys_.back() == v) continue;
-    if (std::find(order_keys_.begin(), order_keys_.end(), v) == order_keys_.end()) order_keys_.push_back(v);
+    if (order_keys_.empty() || order_keys_[key] != v) {
+      key = static_cast<std::uint32_t>(std::find(order_keys_.begin(), order_keys_.end(), v) - order_keys_.begin());
+      if (key == order_keys_.size()) order_keys_.push_back(v);
+    }
+    order_rank_[i] = key;
   }
-  if (order_keys_.size() == 1) {  // one leave time: line order
+  const std::size_t keys = order_keys_.size();
+  if (keys == 1) {  // one leave time: line order
     std::iota(store_order_.begin(), store_order_.end(), std::uint32_t{0});
     return;
   }
-  std::sort(order_keys_.begin(), order_keys_.end());
-  // Rank of each line's key and counts per rank; then each line goes to its rank's next place.
-  order_rank_.resize(n);
-  order_count_.assign(order_keys_.size() + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto rank = static_cast<std::uint32_t>(
-        std::lower_bound(order_keys_.begin(), order_keys_.end(), lines_[i].leave) - order_keys_.begin());
-    order_rank_[i] = rank;
-    ++order_count_[rank + 1];
+  // First place of each key's lines: the lines of all earlier (smaller) keys come before.
+  order_count_.assign(keys, 0);
+  for (std::size_t i = 0; i < n; ++i) ++order_count_[order_rank_[i]];
+  order_first_.resize(keys);
+  for (std::size_t a = 0; a < keys; ++a) {
+    std::uint32_t before = 0;
+    for (std::size_t b = 0; b < keys; ++b)
+      if (order_keys_[b] < order_keys_[a]) before += order_count_[b];
+    order_first_[a] = before;
   }
-  std::partial_sum(order_count_.begin(), order_count_.end(), order_count_.begin());
-  for (std::size_t i = 0; i < n; ++i) store_order_[order_count_[order_rank_[i]]++] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < n; ++i) store_order_[order_first_[order_rank_[i]]++] = static_cast<std::uint32_t>(i);
 }
 
 void LoadStoreUnit::finish() {

@@ -178,7 +178,8 @@ class LoadStoreUnit : public ThreadTiming {
   std::vector<std::uint32_t> store_order_;
   std::vector<Cycle> order_keys_;
   std::vector<std::uint32_t> order_count_;
-  std::vector<std::uint32_t> order_rank_;
+  std::vector<std::uint32_t> order_rank_;   // per line: index of its leave time in order_keys_
+  std::vector<std::uint32_t> order_first_;  // per key: next place in store_order_
   std::vector<Cycle> thread_done_;
   CompletionQueue in_flight_;  // completion cycles of outstanding transactions
   GlobalFault fault_;
