@@ -41,13 +41,18 @@ inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, unsigned n) {
 
 }  // namespace
 
-void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
+// Inline: once per access.
+inline void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
   std::uint8_t* p = line_data + geo_.offset_in_line(r.addr);
   if (r.be.ptr == nullptr) {
     if (r.write) copy_bytes(p, r.data, r.len);
     else copy_bytes(r.data, p, r.len);
     return;
   }
+  apply_enabled(r, p);
+}
+
+void BankModel::apply_enabled(const Request& r, std::uint8_t* p) const {
   for (unsigned i = 0; i < r.len; ++i) {
     if (!r.be.on(i)) continue;
     if (r.write) p[i] = r.data[i];
