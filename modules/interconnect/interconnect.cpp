@@ -8,6 +8,21 @@ namespace par::interconnect {
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
+namespace {
+
+// sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
+// one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
+// v + 0.5 are exact doubles there); from_value beyond.
+// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
+const sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
+sc_time time_from_value(std::uint64_t v) {
+  static const sc_time unit = sc_time::from_value(1);
+  return v < (std::uint64_t{1} << 52) ? unit * static_cast<double>(v) : sc_time::from_value(v);
+}
+
+}  // namespace
+
 std::vector<std::string> InterconnectConfig::validate(const std::string& prefix) const {
   std::vector<std::string> e;
   if (latency_ns < 0) e.push_back(prefix + ".latency_ns: must not be negative");
@@ -37,6 +52,7 @@ Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfi
 }
 
 void Interconnect::end_of_elaboration() {
+  out_ports_ = static_cast<int>(out.size());
   port_calendars_.assign(out.size(), simkit::IntervalCalendar{});
   for (unsigned p = 0; p < out.size(); ++p) {
     std::string name = "port" + std::to_string(p);
@@ -75,40 +91,52 @@ std::string Interconnect::add_region(const Region& r) {
   return {};
 }
 
-const Region* Interconnect::route(std::uint64_t addr, std::uint64_t len) const {
-  for (const Region& r : regions_)
-    if (addr >= r.base && addr - r.base < r.size) return len <= r.size - (addr - r.base) ? &r : nullptr;
+const Region* Interconnect::route_slow(std::uint64_t addr, std::uint64_t len) const {
+  for (std::size_t i = 0; i < regions_.size(); ++i) {
+    const Region& r = regions_[i];
+    if (addr >= r.base && addr - r.base < r.size) {
+      last_region_ = i;
+      return len <= r.size - (addr - r.base) ? &r : nullptr;
+    }
+  }
   return nullptr;
 }
 
 void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {
   const std::uint64_t addr = tx.get_address();
-  const Region* r = route(addr, tx.get_data_length());
-  if (r == nullptr || r->port >= static_cast<int>(out.size())) {
+  const unsigned len = tx.get_data_length();
+  const Region* r = route(addr, len);
+  if (r == nullptr || r->port >= out_ports_) {
     ++*unmapped_;
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   ++*routed_;
   const auto port = static_cast<std::size_t>(r->port);
-  // Reserve the output port for the transfer (loosely timed contention).
-  const sc_time now = sc_core::sc_time_stamp();
-  const sc_time arrive = now + delay + latency_;
-  sc_time start = arrive;
   PortStats& ps = port_stats_[port];
-  if (ticks_per_byte_ > 0) {
-    // A calendar, not one busy-until time: cores run ahead of each other within a quantum, so
-    // requests arrive out of time order and an earlier one may use a gap before a later one.
-    simkit::IntervalCalendar& cal = port_calendars_[port];
-    cal.retire(now.value());
-    const auto transfer = static_cast<std::uint64_t>(tx.get_data_length() * ticks_per_byte_ + 0.5);
-    start = sc_time::from_value(cal.reserve(arrive.value(), transfer));
-    *ps.busy_ns += static_cast<double>(transfer) * ns_per_tick_;
-  }
   ++*ps.transactions;
-  *ps.bytes += tx.get_data_length();
-  *ps.queue_ns += static_cast<std::uint64_t>(static_cast<double>((start - arrive).value()) * ns_per_tick_ + 0.5);
-  delay = start - now;
+  *ps.bytes += len;
+  if (ticks_per_byte_ > 0) {
+    // Reserve the output port for the transfer (loosely timed contention). A calendar, not one
+    // busy-until time: cores run ahead of each other within a quantum, so requests arrive out of
+    // time order and an earlier one may use a gap before a later one. Integer ticks throughout:
+    // sc_time is built once, for the delay, and only when the access queued.
+    const std::uint64_t now = current_time().value();
+    const std::uint64_t arrive = now + delay.value() + latency_.value();
+    simkit::IntervalCalendar& cal = port_calendars_[port];
+    cal.retire(now);
+    const auto transfer = static_cast<std::uint64_t>(len * ticks_per_byte_ + 0.5);
+    const std::uint64_t start = cal.reserve(arrive, transfer);
+    *ps.busy_ns += static_cast<double>(transfer) * ns_per_tick_;
+    if (start == arrive) {
+      delay += latency_;
+    } else {
+      *ps.queue_ns += static_cast<std::uint64_t>(static_cast<double>(start - arrive) * ns_per_tick_ + 0.5);
+      delay = time_from_value(start - now);
+    }
+  } else {
+    delay += latency_;
+  }
   if (r->translate) tx.set_address(addr - r->base);
   out[static_cast<unsigned>(r->port)]->b_transport(tx, delay);
   tx.set_address(addr);  // initiators see their own address again

@@ -64,7 +64,17 @@ class Interconnect : public sc_core::sc_module {
     simkit::Counter *transactions, *bytes, *queue_ns;
     simkit::Real* busy_ns;
   };
-  const Region* route(std::uint64_t addr, std::uint64_t len) const;
+  // The region of [addr, addr + len), or nullptr. Regions never overlap, so the one that served
+  // the previous access, if it contains `addr`, is the only candidate (accesses come in runs to
+  // one target).
+  const Region* route(std::uint64_t addr, std::uint64_t len) const {
+    if (last_region_ < regions_.size()) {
+      const Region& r = regions_[last_region_];
+      if (addr >= r.base && addr - r.base < r.size) return len <= r.size - (addr - r.base) ? &r : nullptr;
+    }
+    return route_slow(addr, len);
+  }
+  const Region* route_slow(std::uint64_t addr, std::uint64_t len) const;
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& tx);
   void end_of_elaboration() override;
@@ -72,6 +82,8 @@ class Interconnect : public sc_core::sc_module {
   InterconnectConfig cfg_;
   std::vector<Region> regions_;
   int ports_ = 0;  // output ports given regions by add_port()
+  int out_ports_ = 0;  // out.size() once bound (a walk over the socket's bindings per call)
+  mutable std::size_t last_region_ = 0;  // index of the region route() found last
   std::vector<simkit::IntervalCalendar> port_calendars_;  // per output port, in sc_time ticks
   sc_core::sc_time latency_;
   double ticks_per_byte_ = 0, ns_per_tick_ = 0;

@@ -16,6 +16,7 @@ BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::
     : cfg_(cfg),
       geo_(cfg),
       period_(std::max<Tick>(period, 1)),
+      cycle_(period_),
       hit_(period_ * cfg.hit_latency),
       next_(next),
       tags_(cfg.sets(), cfg.ways, cfg.line_bytes),
@@ -24,13 +25,34 @@ BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::
       stats_(group),
       fill_buf_(cfg.line_bytes) {}
 
-void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
+namespace {
+
+// memcpy with the usual access and line sizes as constants (inlined, no library call).
+inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, unsigned n) {
+  switch (n) {
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 16: std::memcpy(dst, src, 16); break;
+    case 32: std::memcpy(dst, src, 32); break;
+    case 64: std::memcpy(dst, src, 64); break;
+    default: std::memcpy(dst, src, n); break;
+  }
+}
+
+}  // namespace
+
+// Inline: once per access.
+inline void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
   std::uint8_t* p = line_data + geo_.offset_in_line(r.addr);
   if (r.be.ptr == nullptr) {
-    if (r.write) std::memcpy(p, r.data, r.len);
-    else std::memcpy(r.data, p, r.len);
+    if (r.write) copy_bytes(p, r.data, r.len);
+    else copy_bytes(r.data, p, r.len);
     return;
   }
+  apply_enabled(r, p);
+}
+
+void BankModel::apply_enabled(const Request& r, std::uint8_t* p) const {
   for (unsigned i = 0; i < r.len; ++i) {
     if (!r.be.on(i)) continue;
     if (r.write) p[i] = r.data[i];
@@ -53,7 +75,7 @@ Outcome BankModel::access(const Request& r) {
   ++(r.write ? stats_.writes : stats_.reads);
   if (start > r.at) {
     ++stats_.bank_conflicts;
-    stats_.bank_conflict_cycles += cycles_ceil(start - r.at, period_);
+    stats_.bank_conflict_cycles += cycles_ceil(start - r.at, cycle_);
   }
   const std::uint64_t line = geo_.line_of(r.addr);
   const std::uint64_t set = geo_.set_of(r.addr);
@@ -96,7 +118,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     const Tick free = mshrs_.free_at(start);
     if (free > start) {
       ++stats_.mshr_full_stalls;
-      stats_.mshr_stall_cycles += cycles_ceil(free - start, period_);
+      stats_.mshr_stall_cycles += cycles_ceil(free - start, cycle_);
       start = free;
     }
   }
@@ -106,7 +128,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     // Every way of the set waits for a fill; the fill that completes first frees its way.
     // MSHRs only free up as time passes, so the entry found above is still free.
     ++stats_.set_stalls;
-    stats_.set_stall_cycles += cycles_ceil(victim.ready - start, period_);
+    stats_.set_stall_cycles += cycles_ceil(victim.ready - start, cycle_);
     start = victim.ready;
   }
   Tick ready = start;

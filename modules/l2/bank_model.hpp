@@ -99,11 +99,13 @@ class BankModel {
  private:
   Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
   void apply(const Request& r, std::uint8_t* line_data) const;
+  void apply_enabled(const Request& r, std::uint8_t* p) const;  // with byte enables
   std::vector<std::uint8_t> piece_enables(const Request& r) const;
 
   L2Config cfg_;
   L2Geometry geo_;
   Tick period_;
+  TickDivider cycle_;  // divides by period_
   Tick hit_;
   NextLevel& next_;
   TagArray tags_;

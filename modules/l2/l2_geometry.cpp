@@ -22,21 +22,4 @@ L2Geometry::L2Geometry(const L2Config& cfg)
       banks_pow2_((cfg.banks & (cfg.banks - 1)) == 0),
       sets_pow2_((sets_ & (sets_ - 1)) == 0) {}
 
-unsigned L2Geometry::bank_of(std::uint64_t addr) const {
-  const std::uint64_t chunk = addr >> chunk_shift_;
-  if (!xor_hash_) return static_cast<unsigned>(banks_pow2_ ? chunk & (banks_ - 1) : chunk % banks_);
-  std::uint64_t bank = 0;
-  for (std::uint64_t c = chunk; c != 0; c >>= bank_bits_) bank ^= c & (banks_ - 1);
-  return static_cast<unsigned>(bank);
-}
-
-std::uint64_t L2Geometry::set_of(std::uint64_t addr) const {
-  const std::uint64_t chunk = addr >> chunk_shift_;
-  // For both mappings, (chunk / banks) identifies a chunk uniquely among those of one bank.
-  const std::uint64_t local_chunk = xor_hash_ || banks_pow2_ ? chunk >> bank_bits_ : chunk / banks_;
-  const std::uint64_t line_in_chunk = line_of(addr) & (lines_per_chunk_ - 1);
-  const std::uint64_t index = local_chunk * lines_per_chunk_ + line_in_chunk;
-  return sets_pow2_ ? index & (sets_ - 1) : index % sets_;
-}
-
 }  // namespace par::l2

@@ -28,8 +28,22 @@ class L2Geometry {
   unsigned offset_in_line(std::uint64_t addr) const {
     return static_cast<unsigned>(addr & (line_bytes_ - 1));
   }
-  unsigned bank_of(std::uint64_t addr) const;
-  std::uint64_t set_of(std::uint64_t addr) const;
+  // Inline: every access asks both.
+  unsigned bank_of(std::uint64_t addr) const {
+    const std::uint64_t chunk = addr >> chunk_shift_;
+    if (!xor_hash_) return static_cast<unsigned>(banks_pow2_ ? chunk & (banks_ - 1) : chunk % banks_);
+    std::uint64_t bank = 0;
+    for (std::uint64_t c = chunk; c != 0; c >>= bank_bits_) bank ^= c & (banks_ - 1);
+    return static_cast<unsigned>(bank);
+  }
+  std::uint64_t set_of(std::uint64_t addr) const {
+    const std::uint64_t chunk = addr >> chunk_shift_;
+    // For both mappings, (chunk / banks) identifies a chunk uniquely among those of one bank.
+    const std::uint64_t local_chunk = xor_hash_ || banks_pow2_ ? chunk >> bank_bits_ : chunk / banks_;
+    const std::uint64_t line_in_chunk = line_of(addr) & (lines_per_chunk_ - 1);
+    const std::uint64_t index = local_chunk * lines_per_chunk_ + line_in_chunk;
+    return sets_pow2_ ? index & (sets_ - 1) : index % sets_;
+  }
 
  private:
   unsigned banks_;

@@ -4,7 +4,7 @@
 
 namespace par::l2 {
 
-PortCalendar::PortCalendar(Tick period) : period_(period), bits_(kWindow / 64, 0) {}
+PortCalendar::PortCalendar(Tick period) : period_(period), per_slot_(period), bits_(kWindow / 64, 0) {}
 
 void PortCalendar::mark(std::uint64_t slot) {
   const std::uint64_t i = slot % kWindow;
@@ -31,7 +31,7 @@ void PortCalendar::advance_to(std::uint64_t slot) {
 }
 
 Tick PortCalendar::reserve(Tick t) {
-  std::uint64_t slot = t / period_;
+  std::uint64_t slot = per_slot_(t);
   // A slot older than the window is free (forgotten); take it without recording it.
   if (slot < low_) return std::max(t, slot * period_);
   for (;;) {

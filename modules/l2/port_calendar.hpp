@@ -36,6 +36,7 @@ class PortCalendar {
   void advance_to(std::uint64_t slot);
 
   Tick period_;
+  TickDivider per_slot_;  // t / period_
   std::vector<std::uint64_t> bits_;  // bit (slot % kWindow) of the ring
   std::uint64_t low_ = 0;            // oldest cycle inside the window
   std::size_t reserved_ = 0;

@@ -10,13 +10,6 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, unsigned line_bytes)
       tags_(static_cast<std::size_t>(sets * ways), 0),
       data_(static_cast<std::size_t>(sets * ways * line_bytes), 0) {}
 
-int TagArray::find(std::uint64_t set, std::uint64_t line) const {
-  const std::uint64_t* t = &tags_[index(set, 0)];
-  for (unsigned w = 0; w < ways_; ++w)
-    if (t[w] == line + 1) return static_cast<int>(w);
-  return kNone;
-}
-
 int TagArray::victim(std::uint64_t set, Tick t) const {
   int lru = kNone;
   int first_ready = kNone;

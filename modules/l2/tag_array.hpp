@@ -31,7 +31,12 @@ class TagArray {
   unsigned ways() const { return ways_; }
 
   // The way holding `line` in `set`, or kNone.
-  int find(std::uint64_t set, std::uint64_t line) const;
+  int find(std::uint64_t set, std::uint64_t line) const {
+    const std::uint64_t* t = &tags_[index(set, 0)];
+    for (unsigned w = 0; w < ways_; ++w)
+      if (t[w] == line + 1) return static_cast<int>(w);
+    return kNone;
+  }
   // The way to fill at time `t`: an invalid way if any, else the least recently used way whose
   // line is not in flight at `t`; if every way is in flight, the one whose fill completes first
   // (the caller waits for it).

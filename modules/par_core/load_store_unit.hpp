@@ -44,12 +44,55 @@ struct GlobalFault {
   std::string cause;
 };
 
+// Completion cycles of the transactions in flight: a multiset with fast access to the earliest.
+// Completions are mostly pushed in ascending order or nearly so (transactions leave in time order
+// and take similar times): those go to a sorted ring (O(1)); the few far out of order go to a
+// min-heap. Storage is reused.
+class CompletionQueue {
+ public:
+  bool empty() const { return ring_size_ == 0 && heap_.empty(); }
+  std::size_t size() const { return ring_size_ + heap_.size(); }
+  // The earliest completion (not empty).
+  Cycle front() const {
+    if (heap_.empty()) return ring_[head_];
+    return ring_size_ > 0 && ring_[head_] <= heap_.front() ? ring_[head_] : heap_.front();
+  }
+  void pop_front() {
+    if (heap_.empty() || (ring_size_ > 0 && ring_[head_] <= heap_.front())) {
+      head_ = (head_ + 1) & (ring_.size() - 1);
+      --ring_size_;
+    } else {
+      pop_heap();
+    }
+  }
+  void push(Cycle c) {
+    // The usual case, at or after every completion in the ring, inline.
+    if (ring_size_ < ring_.size() && (ring_size_ == 0 || ring_[(head_ + ring_size_ - 1) & (ring_.size() - 1)] <= c)) {
+      ring_[(head_ + ring_size_) & (ring_.size() - 1)] = c;
+      ++ring_size_;
+      return;
+    }
+    push_out_of_order(c);
+  }
+  void clear() {
+    head_ = ring_size_ = 0;
+    heap_.clear();
+  }
+
+ private:
+  void push_out_of_order(Cycle c);
+  void pop_heap();
+  std::vector<Cycle> ring_ = std::vector<Cycle>(64);  // ascending from head_; power-of-two size
+  std::size_t head_ = 0, ring_size_ = 0;
+  std::vector<Cycle> heap_;  // min-heap (std::greater)
+};
+
 class LoadStoreUnit : public ThreadTiming {
  public:
   LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, SlotState& state, int slots, int threads_per_lane);
 
   // Starts a memory instruction whose qualified slots `global` (addresses in `addr`) are outside
-  // the local window.
+  // the local window. `addr` must stay valid until the instruction's finish() or run_untimed().
   void begin(const isa::Instruction& in, const std::uint8_t* global, const std::uint64_t* addr);
   bool active() const { return active_; }
 
@@ -73,20 +116,25 @@ class LoadStoreUnit : public ThreadTiming {
   Cycle latency_sum() const { return latency_sum_; }
 
  private:
+  // A line touched by the current instruction. Its data and byte mask live in line_data_ and
+  // line_enable_ (flat, reused from instruction to instruction: the hot path does not allocate).
   struct Line {
     std::uint64_t address = 0;
-    std::vector<std::uint8_t> data;
-    std::vector<std::uint64_t> enable;  // bit per byte: the bytes the instruction touches
-    bool issued = false;
+    std::uint64_t threads = 0;  // bit k: thread slot k touches the line (listed in thread_lines_[k])
     Cycle done = 0;
     Cycle leave = 0;  // stores: when the last writer has supplied its data
     int first_slot = -1;  // named by a fault
+    bool issued = false;
   };
-  std::uint32_t line_for(std::uint64_t addr);
-  Line& line_of_slot(int slot) { return lines_[slot_line_[static_cast<std::size_t>(slot)]]; }
+  std::uint32_t line_for(std::uint64_t base);  // base: a line address
+  std::uint32_t new_line(std::uint64_t base);
+  void index_line(std::uint32_t i);
+  std::uint8_t* data_of(std::size_t i) { return &line_data_[i * line_bytes_]; }
+  std::uint64_t* enable_of(std::size_t i) { return &line_enable_[i * enable_words_]; }
   Cycle admit(Cycle at);  // outstanding limit
-  bool issue(Line& line, Cycle at);
-  bool send(Line& line, std::size_t begin, std::size_t end, Cycle at);
+  bool issue(std::uint32_t i, Cycle at);
+  bool send(std::uint32_t i, std::size_t begin, std::size_t end, Cycle at);
+  void order_stores();
   void deliver_loads();
 
   const CoreConfig& cfg_;
@@ -94,16 +142,26 @@ class LoadStoreUnit : public ThreadTiming {
   SlotState& st_;
   const int S_, T_, L_;
   const std::uint64_t line_bytes_;
+  const std::size_t enable_words_;  // 64-bit mask words per line
   const std::size_t max_outstanding_;
 
   const isa::Instruction* in_ = nullptr;
   bool active_ = false, write_ = false;
+  bool timed_ = true;  // false inside run_untimed()
   int size_ = 0;
-  std::vector<std::vector<int>> thread_slots_;  // per thread slot k: global slots (all lanes)
-  std::vector<std::uint64_t> slot_addr_;
+  std::vector<int> global_slots_;  // the instruction's global slots, ascending (global_count_ of them)
+  std::size_t global_count_ = 0;
+  // Per thread slot k: its lines, first touch first: thread_lines_[k * L + i] for i <
+  // thread_line_count_[k] (a thread has L slots, so at most L lines).
+  std::vector<std::uint32_t> thread_lines_;
+  std::vector<std::uint32_t> thread_line_count_;
+  std::string error_;  // a failed transaction's answer
+  const std::uint64_t* slot_addr_ = nullptr;  // the instruction's addresses (begin's `addr`)
   std::vector<std::uint32_t> slot_line_;  // per slot: index of its line in lines_
   // Line address -> index in lines_: open addressing, entries valid only with the current
-  // instruction's stamp, so starting an instruction clears nothing.
+  // instruction's stamp, so starting an instruction clears nothing. While the instruction's lines
+  // appear in ascending address order (the usual case) a line is either the newest or new, and
+  // the table is not needed: it is filled only once an address goes backwards.
   struct IndexEntry {
     std::uint64_t address = 0;
     std::uint32_t line = 0;
@@ -111,13 +169,19 @@ class LoadStoreUnit : public ThreadTiming {
   };
   std::vector<IndexEntry> line_index_;
   std::uint32_t stamp_ = 0;
-  // Lines of the current instruction are lines_[0 .. line_count_); the storage of earlier
-  // instructions' lines is reused, so the hot path does not allocate.
+  bool ascending_ = true;
+  // Lines of the current instruction are lines_[0 .. line_count_).
   std::vector<Line> lines_;
+  std::vector<std::uint8_t> line_data_;
+  std::vector<std::uint64_t> line_enable_;
   std::size_t line_count_ = 0;
-  std::vector<std::size_t> store_order_;
+  std::vector<std::uint32_t> store_order_;
+  std::vector<Cycle> order_keys_;
+  std::vector<std::uint32_t> order_count_;
+  std::vector<std::uint32_t> order_rank_;   // per line: index of its leave time in order_keys_
+  std::vector<std::uint32_t> order_first_;  // per key: next place in store_order_
   std::vector<Cycle> thread_done_;
-  std::vector<Cycle> in_flight_;  // completion cycles of outstanding transactions (min-heap)
+  CompletionQueue in_flight_;  // completion cycles of outstanding transactions
   GlobalFault fault_;
 
   std::uint64_t transactions_ = 0, bytes_ = 0, accesses_ = 0;

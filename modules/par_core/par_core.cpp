@@ -9,6 +9,21 @@ namespace par::core {
 
 using sc_core::sc_time;
 
+namespace {
+
+// sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
+// one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
+// v + 0.5 are exact doubles there); from_value beyond.
+// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
+const sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
+sc_time time_from_value(sc_dt::uint64 v) {
+  static const sc_time unit = sc_time::from_value(1);
+  return v < (sc_dt::uint64{1} << 52) ? unit * static_cast<double>(v) : sc_time::from_value(v);
+}
+
+}  // namespace
+
 ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
                  RunMode mode, sc_time clock_period, sc_time quantum)
     : sc_module(name),
@@ -19,6 +34,10 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
       quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
       engine_(this->name(), cfg, program, local_, this, mode) {
+  if (period_.value() > 1) {
+    period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
+    period_limit_ = ~sc_dt::uint64{0} / period_.value();
+  }
   ctrl.register_b_transport(this, &ParCore::ctrl_transport);
   total_.lanes = cfg.lanes;
   total_.threads_per_lane = cfg.threads_per_lane;
@@ -125,9 +144,11 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   // The access leaves the core in `cycle`; the core runs ahead of the SystemC time, so that is
   // a delay annotation (never negative: the core synchronises only up to its fetch cycle).
-  const sc_time leave = at_cycle(cycle);
-  const sc_time now = sc_core::sc_time_stamp();
-  sc_time delay = leave > now ? leave - now : sc_core::SC_ZERO_TIME;
+  // Integer time-resolution units (at_cycle() without building an sc_time per access).
+  const sc_dt::uint64 period = period_.value();
+  const sc_dt::uint64 leave = packet_start_.value() + period * static_cast<sc_dt::uint64>(cycle);
+  const sc_dt::uint64 now = current_time().value();
+  sc_time delay = leave > now ? time_from_value(leave - now) : sc_core::SC_ZERO_TIME;
   in_memory_access_ = true;  // for the deadlock report
   mem->b_transport(tx, delay);
   in_memory_access_ = false;
@@ -136,8 +157,8 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
     return false;
   }
   // Back in the core in the first cycle at or after the annotated completion.
-  const sc_dt::uint64 ticks = ((now + delay) - packet_start_).value(), period = period_.value();
-  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>((ticks + period - 1) / period));
+  const sc_dt::uint64 ticks = now + delay.value() - packet_start_.value();
+  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of(ticks + period - 1)));
   return true;
 }
 

@@ -68,6 +68,16 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
 
   const CoreConfig& cfg_;
   const sc_core::sc_time period_;
+  // n / period_ without a hardware division per access: n * ceil(2^64 / P) / 2^64 rounded down
+  // is exact while n * P < 2^64 (n <= period_limit_); larger n divide. 0 for P = 1.
+  sc_dt::uint64 period_magic_ = 0, period_limit_ = 0;
+  sc_dt::uint64 cycles_of(sc_dt::uint64 n) const {
+    if (n <= period_limit_) {
+      __extension__ using U128 = unsigned __int128;
+      return static_cast<sc_dt::uint64>((static_cast<U128>(n) * period_magic_) >> 64);
+    }
+    return n / period_.value();
+  }
   const sc_core::sc_time quantum_;
   sc_core::sc_time packet_start_;
   LocalMemory local_;

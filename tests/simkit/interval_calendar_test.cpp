@@ -39,5 +39,20 @@ TEST(IntervalCalendar, RetireForgetsOnlyThePast) {
   EXPECT_EQ(c.reserve(ns(35), ns(10)), ns(50));
 }
 
+TEST(IntervalCalendar, ARequestInsideTheLatestReservationQueuesBehindItAndMerges) {
+  IntervalCalendar c;
+  c.reserve(ns(0), ns(10));
+  c.reserve(ns(20), ns(10));
+  EXPECT_EQ(c.reserve(ns(20), ns(5)), ns(30));  // at the latest's start
+  EXPECT_EQ(c.reserve(ns(34), ns(5)), ns(35));  // inside it
+  EXPECT_EQ(c.reserve(ns(40), ns(5)), ns(40));  // at its end: touches it
+  EXPECT_EQ(c.intervals(), 2u);
+  EXPECT_EQ(c.busy_until(), ns(45));
+  EXPECT_EQ(c.reserve(ns(19), ns(1)), ns(19));  // before the latest's start: the gap, touching it
+  EXPECT_EQ(c.intervals(), 2u);
+  EXPECT_EQ(c.reserve(ns(46), ns(1)), ns(46));  // after a gap: a new interval
+  EXPECT_EQ(c.intervals(), 3u);
+}
+
 }  // namespace
 }  // namespace par::simkit

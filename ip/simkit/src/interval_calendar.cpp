@@ -6,11 +6,16 @@ namespace par::simkit {
 
 IntervalCalendar::Ticks IntervalCalendar::reserve(Ticks ready, Ticks duration) {
   if (duration == 0) return ready;
-  // The common case: at or after every reservation.
-  if (busy_.empty() || ready >= busy_.back().end) {
-    if (!busy_.empty() && busy_.back().end == ready) busy_.back().end = ready + duration;
-    else busy_.push_back({ready, ready + duration});
+  // The common cases: at or after the start of the latest reservation, so the transfer goes
+  // after it (merged when it touches it) or after every reservation.
+  if (busy_.empty() || ready > busy_.back().end) {
+    busy_.push_back({ready, ready + duration});
     return ready;
+  }
+  if (ready >= busy_.back().start) {
+    const Ticks start = busy_.back().end;
+    busy_.back().end = start + duration;
+    return start;
   }
   // First interval starting after `ready`.
   auto next = std::upper_bound(busy_.begin(), busy_.end(), ready,

@@ -185,6 +185,25 @@ TEST(MshrFile, EntriesAreBusyUntilTheirFillCompletes) {
   EXPECT_EQ(m.free_at(56), 60u);
 }
 
+TEST(TickDivider, EqualsTheDivisionForEveryDividend) {
+  const std::uint64_t max = ~std::uint64_t{0};
+  for (std::uint64_t d : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{64},
+                          std::uint64_t{1000}, std::uint64_t{1001}, std::uint64_t{3333}, std::uint64_t{1} << 40,
+                          (std::uint64_t{1} << 40) + 1, max / 3, max - 1, max}) {
+    const TickDivider div(d);
+    EXPECT_EQ(div.divisor(), d);
+    const std::uint64_t limit = max / d;
+    std::vector<std::uint64_t> ns = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, limit - 1, limit, limit + 1, max - 1, max};
+    for (std::uint64_t k = 1; k < 2000; ++k) ns.push_back(k * 7919 % (d + 5) + k * d);
+    for (std::uint64_t q : {limit / 2, limit / 3, limit - 12345}) ns.push_back(q * d + d - 1);
+    for (std::uint64_t n : ns) ASSERT_EQ(div(n), n / d) << n << " / " << d;
+  }
+  EXPECT_EQ(cycles_ceil(0, TickDivider(1000)), 0u);
+  EXPECT_EQ(cycles_ceil(1, TickDivider(1000)), 1u);
+  EXPECT_EQ(cycles_ceil(1000, TickDivider(1000)), 1u);
+  EXPECT_EQ(cycles_ceil(1001, TickDivider(1000)), 2u);
+}
+
 TEST(PortCalendar, OneAccessPerCycleAndOutOfOrderArrivals) {
   PortCalendar p(1000);
   EXPECT_EQ(p.reserve(0), 0u);
