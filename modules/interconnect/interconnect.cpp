@@ -3,25 +3,15 @@
 #include <algorithm>
 #include <sstream>
 
+#include "par/sckit/fast_time.hpp"
+
 namespace par::interconnect {
 
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
-namespace {
-
-// sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
-// one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
-// v + 0.5 are exact doubles there); from_value beyond.
-// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
-const sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
-
-sc_time time_from_value(std::uint64_t v) {
-  static const sc_time unit = sc_time::from_value(1);
-  return v < (std::uint64_t{1} << 52) ? unit * static_cast<double>(v) : sc_time::from_value(v);
-}
-
-}  // namespace
+using sckit::current_time;
+using sckit::time_from_value;
 
 std::vector<std::string> InterconnectConfig::validate(const std::string& prefix) const {
   std::vector<std::string> e;

@@ -18,6 +18,7 @@
 
 #include "bank_model.hpp"
 #include "l2_config.hpp"
+#include "par/sckit/fast_time.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::l2 {
@@ -82,17 +83,10 @@ void for_each_line_piece(std::uint64_t addr, unsigned len, unsigned line_bytes, 
   }
 }
 
-// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
-inline const sc_core::sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+using sckit::current_time;
 
 // Time conversions between sc_time and the model's ticks (exact: both count resolution units).
 inline Tick to_tick(const sc_core::sc_time& t) { return t.value(); }
-// sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
-// one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
-// v + 0.5 are exact doubles there); from_value beyond.
-inline sc_core::sc_time to_time(Tick t) {
-  static const sc_core::sc_time unit = sc_core::sc_time::from_value(1);
-  return t < (Tick{1} << 52) ? unit * static_cast<double>(t) : sc_core::sc_time::from_value(t);
-}
+inline sc_core::sc_time to_time(Tick t) { return sckit::time_from_value(t); }
 
 }  // namespace par::l2

@@ -5,24 +5,14 @@
 #include <cstring>
 #include <sstream>
 
+#include "par/sckit/fast_time.hpp"
+
 namespace par::core {
 
 using sc_core::sc_time;
 
-namespace {
-
-// sc_time::from_value(v) without its out-of-line library call (one per access on the hot path):
-// one resolution unit times v with the inline sc_time arithmetic, exact below 2^52 units (v and
-// v + 0.5 are exact doubles there); from_value beyond.
-// The current simulated time: sc_time_stamp() through the inline accessors (not a library call per access).
-const sc_time& current_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
-
-sc_time time_from_value(sc_dt::uint64 v) {
-  static const sc_time unit = sc_time::from_value(1);
-  return v < (sc_dt::uint64{1} << 52) ? unit * static_cast<double>(v) : sc_time::from_value(v);
-}
-
-}  // namespace
+using sckit::current_time;
+using sckit::time_from_value;
 
 ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
                  RunMode mode, sc_time clock_period, sc_time quantum)
