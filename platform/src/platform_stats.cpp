@@ -95,10 +95,11 @@ void PlatformStats::write_table(std::ostream& os) const {
   os << "# total\n";
   root_.write_table(os);
   for (const auto* samples : {&launches_, &windows_})
-    for (const StatsSample& s : *samples) {
+    for (std::size_t i = 0; i < samples->size(); ++i) {
+      const StatsSample& s = (*samples)[i];
       if (s.values.empty()) continue;
       os << "\n# " << s.label << ": " << s.begin_ns << " ns .. " << s.end_ns << " ns\n";
-      root_.write_table(os, tree(*samples, static_cast<std::size_t>(&s - samples->data())));
+      root_.write_table(os, tree(*samples, i));
     }
 }
 
