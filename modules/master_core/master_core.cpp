@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "par/sckit/payload.hpp"
+
 namespace par::master {
 
 using sc_core::sc_time;
@@ -91,15 +93,7 @@ runtime::AccessResult MasterCore::transact(bool write, std::uint64_t address, st
                                            const sc_time& issue) {
   // One payload serves every access: this thread issues them one call at a time.
   tlm::tlm_generic_payload& tx = payload_;
-  tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  tx.set_address(address);
-  tx.set_data_ptr(data);
-  tx.set_data_length(length);
-  tx.set_streaming_width(length);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_byte_enable_length(0);
-  tx.set_dmi_allowed(false);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sckit::prepare_request(tx, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, data, length);
   const sc_time stamp = sc_core::sc_time_stamp();
   sc_time delay = issue > stamp ? issue - stamp : sc_core::SC_ZERO_TIME;
   bus->b_transport(tx, delay);

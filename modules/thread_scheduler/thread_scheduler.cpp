@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "packet_descriptor.hpp"
+#include "par/sckit/payload.hpp"
 
 namespace par::sched {
 
@@ -260,14 +261,8 @@ void ThreadScheduler::run_share(std::uint64_t seq, Share share) {
   desc.inherited[0] = 0;
 
   tlm::tlm_generic_payload tx;
-  tx.set_command(tlm::TLM_WRITE_COMMAND);
-  tx.set_address(core::kCtrlLaunch);
-  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&desc));
-  tx.set_data_length(sizeof desc);
-  tx.set_streaming_width(sizeof desc);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_dmi_allowed(false);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sckit::prepare_request(tx, tlm::TLM_WRITE_COMMAND, core::kCtrlLaunch, reinterpret_cast<unsigned char*>(&desc),
+                         sizeof desc);
   const sc_time launched = sc_core::sc_time_stamp();
   sc_time delay = SC_ZERO_TIME;
   cores[static_cast<int>(share.core)]->b_transport(tx, delay);
@@ -316,14 +311,7 @@ void ThreadScheduler::signal_completion(std::uint64_t seq) {
 std::string ThreadScheduler::write_flag(std::uint64_t address, std::uint64_t value) {
   if (notify.size() == 0) return "completion flag at " + hex(address) + " not written: `notify` is not bound";
   tlm::tlm_generic_payload tx;
-  tx.set_command(tlm::TLM_WRITE_COMMAND);
-  tx.set_address(address);
-  tx.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  tx.set_data_length(8);
-  tx.set_streaming_width(8);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_dmi_allowed(false);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sckit::prepare_request(tx, tlm::TLM_WRITE_COMMAND, address, reinterpret_cast<unsigned char*>(&value), 8);
   sc_time delay = SC_ZERO_TIME;
   notify->b_transport(tx, delay);
   if (delay > SC_ZERO_TIME) sc_core::wait(delay);

@@ -1,5 +1,6 @@
 #include "packet_launcher.hpp"
 
+#include "par/sckit/payload.hpp"
 #include "thread_scheduler_regs.hpp"
 
 namespace par::platform {
@@ -14,14 +15,7 @@ PacketLauncher::PacketLauncher(sc_core::sc_module_name name, const core::PacketD
 bool PacketLauncher::access(tlm::tlm_command cmd, std::uint64_t offset, void* data, unsigned len,
                             sc_core::sc_time& delay) {
   tlm::tlm_generic_payload tx;
-  tx.set_command(cmd);
-  tx.set_address(base_ + offset);
-  tx.set_data_ptr(static_cast<unsigned char*>(data));
-  tx.set_data_length(len);
-  tx.set_streaming_width(len);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_dmi_allowed(false);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sckit::prepare_request(tx, cmd, base_ + offset, static_cast<unsigned char*>(data), len);
   out->b_transport(tx, delay);
   return tx.is_response_ok();
 }

@@ -17,6 +17,7 @@
 #include <tlm>
 #include <vector>
 
+#include "par/sckit/payload.hpp"
 #include "par/tlmcheck/protocol_monitor.hpp"
 #include "par/tlmcheck/rules.hpp"
 
@@ -25,15 +26,7 @@ namespace par::tlmcheck::testing {
 // Sets the attributes of a fresh request (response status incomplete, no byte enables).
 inline void prepare(tlm::tlm_generic_payload& tx, tlm::tlm_command command, std::uint64_t address,
                     unsigned char* data, unsigned length) {
-  tx.set_command(command);
-  tx.set_address(address);
-  tx.set_data_ptr(data);
-  tx.set_data_length(length);
-  tx.set_streaming_width(length);
-  tx.set_byte_enable_ptr(nullptr);
-  tx.set_byte_enable_length(0);
-  tx.set_dmi_allowed(false);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  par::sckit::prepare_request(tx, command, address, data, length);
 }
 
 // Payloads with a memory manager, for nb_transport. free() only counts: the pool owns them.
