@@ -11,8 +11,6 @@
 #include "../support/parsys_cli.hpp"
 #include "../support/sc_isolation.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace {
 
 using namespace par::testing;

@@ -10,7 +10,7 @@
 
 #include "kernel_refs.hpp"
 #include "par/isa/assembler.hpp"
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
@@ -18,7 +18,6 @@ using namespace par::testing;
 using par::kernels::KernelInfo;
 
 const std::string kLocal = "--config " + config_file("parsim2011.ini");
-const std::string kGlobal = "--config " + config_file("device-dram.ini");
 
 // The output region of a kernel as `ADDR:LEN` and the name of the file --out writes for it.
 struct OutputRegion {

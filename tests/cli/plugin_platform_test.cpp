@@ -6,15 +6,13 @@
 
 #include <string>
 
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
 using namespace par::testing;
 
-const std::string kGlobal = "--config " + config_file("device-dram.ini");
 const std::string kVendorDram = std::string("plugin:") + PARSYS_VENDOR_DRAM_PLUGIN;
-const std::string kTestRam = std::string("plugin:") + PARSYS_TEST_PLUGIN_DIR + "/test_ram.so";
 
 // The output region of sva.par (the result vector) and of gs.par, read back after the run.
 std::string run_and_dump(const std::string& kernel, const std::string& args, const std::string& dir,

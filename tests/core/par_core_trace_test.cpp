@@ -18,8 +18,6 @@
 #include "par_core.hpp"
 #include "program_runner.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::core {
 namespace {
 

@@ -6,8 +6,6 @@
 #include "../support/sc_isolation.hpp"
 #include "platform.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::platform {
 namespace {
 

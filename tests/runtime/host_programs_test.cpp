@@ -13,8 +13,6 @@
 #include "par/isa/assembler.hpp"
 #include "rb_gs_reference.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::host {
 namespace {
 

@@ -12,8 +12,6 @@
 #include "../support/sc_isolation.hpp"
 #include "runtime_test_support.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::runtime {
 namespace {
 

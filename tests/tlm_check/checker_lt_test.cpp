@@ -25,16 +25,10 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 using testing::prepare;
+using testing::recording;
 using testing::ScriptedInitiator;
 using testing::ScriptedTarget;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-CheckerConfig recording() {
-  CheckerConfig c;
-  c.stop_on_violation = false;
-  return c;
-}
+using testing::ns;
 
 // The same script on two harnesses. Issue times differ by at least 1 ns: SystemC runs processes
 // woken at the same time in no specified order, which would make the two runs differ without

@@ -14,8 +14,6 @@
 #include "par/tlmcheck/protocol_monitor.hpp"
 #include "tlm_check_test_support.hpp"
 
-PARSYS_DEFINE_SC_MAIN  // once for the whole tlm_check_tests binary
-
 namespace par::tlmcheck {
 namespace {
 
@@ -24,17 +22,11 @@ using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 using testing::PayloadPool;
 using testing::prepare;
+using testing::recording;
+using testing::ns;
 using tlm::tlm_generic_payload;
 using tlm::tlm_phase;
 using tlm::tlm_sync_enum;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-CheckerConfig recording() {
-  CheckerConfig c;
-  c.stop_on_violation = false;
-  return c;
-}
 
 // An extension type for the extension-leak rule.
 struct TagExtension : tlm::tlm_extension<TagExtension> {

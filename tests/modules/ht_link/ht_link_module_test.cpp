@@ -20,8 +20,6 @@
 #include "interconnect.hpp"
 #include "memory.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::ht {
 namespace {
 

@@ -20,8 +20,6 @@
 #include "memory.hpp"
 #include "par/isa/assembler.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::master {
 namespace {
 
@@ -90,7 +88,7 @@ class FakeDevice : public sc_core::sc_module {
   }
 };
 
-isa::Program assemble(const std::string& source) {
+isa::Program assemble_checked(const std::string& source) {
   const isa::AssemblyResult a = isa::assemble(source, "m.par");
   EXPECT_TRUE(a.ok()) << a.messages();
   return a.ok() ? *a.program : isa::Program{};
@@ -106,7 +104,7 @@ other:  add    r1 = i1, 2     #
 
 TEST(MasterCoreModule, HostCopiesAreChunkedTransactionsWithExactTimes) {
   par::testing::run_isolated([] {
-    const isa::Program program = assemble(kKernels);
+    const isa::Program program = assemble_checked(kKernels);
     MasterConfig cfg;
     cfg.heap_base = 0x1000;
     cfg.heap_bytes = 0x1000;
@@ -140,7 +138,7 @@ TEST(MasterCoreModule, HostCopiesAreChunkedTransactionsWithExactTimes) {
 
 TEST(MasterCoreModule, ParIsOneStagingBurstAndADoorbellAndSyncWaits) {
   par::testing::run_isolated([] {
-    const isa::Program program = assemble(R"(.MASTER
+    const isa::Program program = assemble_checked(R"(.MASTER
 .ADDRESS main
 .I3 0x333
 .CODE
@@ -205,7 +203,7 @@ TEST(MasterCoreModule, EveryWaitModeSeesThePacketsComplete) {
   for (const Case& c : cases) {
     SCOPED_TRACE(runtime::to_string(c.mode));
     par::testing::run_isolated([&c] {
-      const isa::Program program = assemble(kKernels);
+      const isa::Program program = assemble_checked(kKernels);
       MasterConfig cfg;
       cfg.wait = c.mode;
       cfg.flag_addr = kFlag;
@@ -235,7 +233,7 @@ TEST(MasterCoreModule, AFailedPacketIsAnErrorNotAHangForHostAndMasterPrograms) {
   for (runtime::WaitMode mode : {runtime::WaitMode::Register, runtime::WaitMode::Poll, runtime::WaitMode::Flag}) {
     SCOPED_TRACE(runtime::to_string(mode));
     par::testing::run_isolated([mode] {
-      const isa::Program program = assemble(kKernels);
+      const isa::Program program = assemble_checked(kKernels);
       MasterConfig cfg;
       cfg.wait = mode;
       cfg.flag_addr = kFlag;
@@ -257,7 +255,7 @@ TEST(MasterCoreModule, AFailedPacketIsAnErrorNotAHangForHostAndMasterPrograms) {
       EXPECT_EQ(dev.sched.clear_errors(), 1);
     });
     par::testing::run_isolated([mode] {
-      const isa::Program program = assemble(R"(.MASTER
+      const isa::Program program = assemble_checked(R"(.MASTER
 .ADDRESS main
 .CODE
 main:   set    r5 = 4
@@ -287,7 +285,7 @@ kern:   add    r1 = i1, 1     #
 // coroutine stacks of one process trip a known false positive (google/sanitizers#189).
 void expect_host_error(const char* name, LambdaHost::Fn fn, const std::string& error) {
   par::testing::run_isolated([&] {
-    const isa::Program program = assemble(kKernels);
+    const isa::Program program = assemble_checked(kKernels);
     MasterCore master(name, MasterConfig{}, program, std::make_unique<LambdaHost>(fn));
     FakeDevice dev("dev");
     master.bus.bind(dev.in);
@@ -313,7 +311,7 @@ TEST(MasterCoreModule, AHostProgramThatFailsOrThrowsFailsTheRun) {
 
 TEST(MasterCoreModule, APacketProgramWithoutAHostProgramIsAnError) {
   par::testing::run_isolated([] {
-    const isa::Program program = assemble(".PAR\n.ADDRESS k\n.THREADS 1\n.CODE\nk: nop #\n");
+    const isa::Program program = assemble_checked(".PAR\n.ADDRESS k\n.THREADS 1\n.CODE\nk: nop #\n");
     MasterCore master("master", MasterConfig{}, program, nullptr);
     FakeDevice dev("dev");
     master.bus.bind(dev.in);

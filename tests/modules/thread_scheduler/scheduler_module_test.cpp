@@ -22,8 +22,6 @@
 #include "scheduler_test_support.hpp"
 #include "thread_scheduler.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::sched {
 namespace {
 
