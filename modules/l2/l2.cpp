@@ -24,13 +24,7 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& ext
     std::vector<std::string> paths;
     for (unsigned b = 0; b < cfg_.banks; ++b)
       paths.push_back("bank" + std::to_string(b) + "." + stat.name);
-    stats_.formula(stat.name, stat.unit, std::string("Sum of ") + stat.name + " over the banks",
-                   [paths](const simkit::StatView& s) {
-                     double sum = 0;
-                     for (const auto& p : paths) sum += s[p];
-                     return sum;
-                   },
-                   simkit::Format::integer());
+    stats_.sum(stat.name, stat.unit, std::string("Sum of ") + stat.name + " over the banks", std::move(paths));
   }
   stats_.formula("hit_rate", "ratio", "hits / accesses over all banks",
                  [](const simkit::StatView& s) { return s["hits"] / s["accesses"]; },
