@@ -1,7 +1,6 @@
 #include "l1_config.hpp"
 
-#include <stdexcept>
-
+#include "l2_config.hpp"
 #include "par/simkit/options.hpp"
 
 namespace par::l1 {
@@ -12,10 +11,7 @@ namespace {
 
 bool require_range(std::vector<std::string>& e, const char* name, std::uint64_t value, std::uint64_t lo,
                    std::uint64_t hi) {
-  if (value >= lo && value <= hi) return true;
-  e.push_back(std::string("l1.") + name + ": " + std::to_string(value) + " is out of range " + std::to_string(lo) +
-              ".." + std::to_string(hi));
-  return false;
+  return l2::require_range(e, std::string("l1.") + name, value, lo, hi);
 }
 
 }  // namespace
@@ -45,9 +41,7 @@ std::vector<std::string> L1Config::validate() const {
 }
 
 const L1Config& checked(const L1Config& cfg) {
-  std::string all;
-  for (const auto& m : cfg.validate()) all += (all.empty() ? "" : "; ") + m;
-  if (!all.empty()) throw std::invalid_argument("invalid L1 configuration: " + all);
+  l2::throw_if_invalid(cfg.validate(), "L1");
   return cfg;
 }
 

@@ -76,6 +76,20 @@ inline Request piece_request(tlm::tlm_generic_payload& tx, std::uint64_t a, unsi
   return r;
 }
 
+// A payload a cache target cannot serve gets its error status and true: a streaming width below
+// the length (TLM_BURST_ERROR_RESPONSE) or byte enables of length 0 (TLM_BYTE_ENABLE_ERROR_RESPONSE).
+inline bool refuse_bad_payload(tlm::tlm_generic_payload& tx) {
+  if (tx.get_streaming_width() < tx.get_data_length()) {
+    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return true;
+  }
+  if (tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0) {
+    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return true;
+  }
+  return false;
+}
+
 // b_transport of a cache target: checks the payload, makes one model.access() per line piece
 // (every piece arriving at now + delay), sets the response (`next`'s last error if a piece
 // failed) and the delay to the last piece's completion. `Model` has access(const Request&) ->
@@ -83,15 +97,8 @@ inline Request piece_request(tlm::tlm_generic_payload& tx, std::uint64_t a, unsi
 template <class Model>
 void serve_access(Model& model, unsigned line_bytes, TlmNextLevel& next, tlm::tlm_generic_payload& tx,
                   sc_core::sc_time& delay) {
+  if (refuse_bad_payload(tx)) return;
   const unsigned len = tx.get_data_length();
-  if (tx.get_streaming_width() < len) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  if (tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
-  }
   if (!tx.is_read() && !tx.is_write()) {  // TLM_IGNORE_COMMAND
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     return;

@@ -76,14 +76,7 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     to_bank_[static_cast<int>(bank_of(addr))]->b_transport(tx, delay);
     return;
   }
-  if (tx.get_streaming_width() < len) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  if (tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
-  }
+  if (refuse_bad_payload(tx)) return;
   ++split_requests_;
   // Every piece arrives at the same time; the access completes with its slowest piece.
   const sc_time arrival = sc_core::sc_time_stamp() + delay;
