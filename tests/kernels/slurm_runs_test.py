@@ -139,36 +139,33 @@ class FakeSlurm(unittest.TestCase):
         self.assertEqual(status, 2, text)
         self.assertEqual(text.strip().splitlines()[-1], "sweep: error: --slurm-throttle must be at least 1")
 
-    def test_link_study_passes_its_slurm_options_to_sweep(self):
-        args = ["--parsys", PARSYS, "--kernels", "sva", "--widths", "8", "--threads", "1,2", "--no-plot"]
-        status, text = sts.run_script("link-study", args + ["--out-dir", os.path.join(self.dir, "ls"), "--slurm",
-                                                            "--slurm-partition", "p2", "--slurm-extra=--mem=1G"],
-                                      env=self.env)
-        self.assertEqual(status, 0, text)
+    def study_on_slurm_and_here(self, script, args, slurm_args, csv_name):
+        """Runs a study with --slurm SLURM_ARGS and without; (its one sbatch call, the two CSVs' rows)."""
+        rows = []
+        for out, extra in (("slurm", ["--slurm"] + slurm_args), ("here", [])):
+            status, text = sts.run_script(script, ["--parsys", PARSYS] + args + extra +
+                                          ["--out-dir", os.path.join(self.dir, out)], env=self.env)
+            self.assertEqual(status, 0, text)
+            rows.append(sts.read_csv(os.path.join(self.dir, out, csv_name)))
         calls = self.sbatch_calls()
         self.assertEqual(len(calls), 1)
-        self.assertIn("--partition p2 --mem=1G --array 0-1 ", " ".join(calls[0]))
-        status, text = sts.run_script("link-study", args + ["--out-dir", os.path.join(self.dir, "ls-local")], env=self.env)
-        self.assertEqual(status, 0, text)
-        self.assertEqual(sts.without_host_columns(sts.read_csv(os.path.join(self.dir, "ls", "link-study.csv"))),
-                         sts.without_host_columns(sts.read_csv(os.path.join(self.dir, "ls-local", "link-study.csv"))))
-        self.assertEqual(len(self.sbatch_calls()), 1)
+        return " ".join(calls[0]), rows[0], rows[1]
+
+    def test_link_study_passes_its_slurm_options_to_sweep(self):
+        call, slurm, here = self.study_on_slurm_and_here(
+            "link-study", ["--kernels", "sva", "--widths", "8", "--threads", "1,2", "--no-plot"],
+            ["--slurm-partition", "p2", "--slurm-extra=--mem=1G"], "link-study.csv")
+        self.assertIn("--partition p2 --mem=1G --array 0-1 ", call)
+        self.assertEqual([r["status"] for r in slurm], ["ok", "ok"])
+        self.assertEqual(sts.without_host_columns(slurm), sts.without_host_columns(here))
 
     def test_mem_latency_runs_its_grid_as_one_array(self):
-        args = ["--parsys", PARSYS, "--sizes", "8K", "--strides", "random", "--steps", "2048", "--no-plot"]
-        status, text = sts.run_script("mem-latency", args + ["--out-dir", os.path.join(self.dir, "ml"), "--slurm"],
-                                      env=self.env)
-        self.assertEqual(status, 0, text)
-        calls = self.sbatch_calls()
-        self.assertEqual(len(calls), 1)
-        self.assertIn("--array 0-1 ", " ".join(calls[0]))
-        status, text = sts.run_script("mem-latency", args + ["--out-dir", os.path.join(self.dir, "ml-local")], env=self.env)
-        self.assertEqual(status, 0, text)
-        slurm = sts.read_csv(os.path.join(self.dir, "ml", "mem-latency.csv"))
-        self.assertEqual(slurm[0]["status"], "ok")
-        self.assertEqual(sts.without_host_columns(slurm),
-                         sts.without_host_columns(sts.read_csv(os.path.join(self.dir, "ml-local", "mem-latency.csv"))))
-
+        call, slurm, here = self.study_on_slurm_and_here(
+            "mem-latency", ["--sizes", "8K", "--strides", "random", "--steps", "2048", "--no-plot"], [],
+            "mem-latency.csv")
+        self.assertIn("--array 0-1 ", call)
+        self.assertEqual([r["status"] for r in slurm], ["ok"])
+        self.assertEqual(sts.without_host_columns(slurm), sts.without_host_columns(here))
 
 if __name__ == "__main__":
     PARSYS = sts.parsys_from_argv()
