@@ -76,6 +76,7 @@ PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const Loaded
     : name_(std::move(name)),
       cfg_(cfg),
       prog_(program),
+      program_size_(program.size()),
       mode_(mode),
       S_(mode == RunMode::Timing ? cfg.slots() : functional_width),
       T_(mode == RunMode::Timing ? cfg.threads_per_lane : 1),
@@ -172,7 +173,7 @@ void PacketEngine::capture_round(const Context& x) {
 
 // Round r holds threads first_thread + r*S .. (ISA §2.1); the next round of a context starts in
 // the cycle after its previous one ended (§5).
-void PacketEngine::start_round(Context& x, std::uint64_t round, const Packet& packet, CoreStats& stats) {
+[[gnu::always_inline]] inline void PacketEngine::start_round(Context& x, std::uint64_t round, const Packet& packet, CoreStats& stats) {
   const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);
   const std::uint64_t done = round * static_cast<std::uint64_t>(S_);
   x.round = round;
@@ -197,9 +198,13 @@ ControlKind control_kind(Opcode op) {
 }
 }  // namespace
 
-bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error) {
+// Inlined into both loops: the single stream then keeps its fetch cycle in a register, as the
+// loop did before contexts existed.
+template <bool kSelect>
+[[gnu::always_inline]] inline bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched,
+                                                      CoreStats& stats, std::string* error) {
   const bool timed = mode_ == RunMode::Timing;
-  const std::uint64_t size = prog_.size();
+  const std::uint64_t size = program_size_;
   const std::uint64_t pc = x.control.pc();
   if (pc >= size) return fail(error, x, "PC outside the program (" + std::to_string(size) + " instructions)");
   if ((timed ? fetch : fetched) > cfg_.max_cycles)
@@ -246,9 +251,10 @@ bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreSta
   }
   if (timed) {
     const Cycle* limits = in.is_load() ? store_to_load_limits(x, fetch) : nullptr;
-    const OpSchedule sched = timing_->dispatch(prog_.timing(pc), fetch, limits, lsu, x.index);
+    const OpSchedule sched = kSelect ? timing_->dispatch(prog_.timing(pc), fetch, limits, lsu, x.index)
+                                     : timing_->dispatch_single(prog_.timing(pc), fetch, limits, lsu);
     if (in.is_store()) remember_store(x, sched.dispatch);
-    if (select_) accounting_.busy(in.unit(), timing_->last_starts());
+    if (kSelect) accounting_.busy(in.unit(), timing_->last_starts());
     fetch = sched.dispatch + 1;
   } else if (lsu != nullptr) {
     lsu->run_untimed();
@@ -266,22 +272,31 @@ bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreSta
 }
 
 // The plain core: one instruction stream, rounds one after the other.
-bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched,
-                              CoreStats& stats, std::string* error) {
+bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch_out,
+                              std::int64_t& fetched_out, CoreStats& stats, std::string* error) {
   const bool timed = mode_ == RunMode::Timing;
   Context& x = *contexts_.front();
-  for (std::uint64_t round = 0; round < rounds; ++round) {
+  // Locals, not the caller's variables: they stay in registers across the calls of the loop.
+  Cycle fetch = 0;
+  std::int64_t fetched = 0;
+  bool ok = true;
+  for (std::uint64_t round = 0; ok && round < rounds; ++round) {
     start_round(x, round, packet, stats);
     while (!x.control.round_ended()) {
-      if (!step(x, fetch, fetched, stats, error)) return false;
+      if (!step<false>(x, fetch, fetched, stats, error)) {
+        ok = false;
+        break;
+      }
       if (timed)
         for (std::uint8_t p : x.control.block_end_predicates())
           fetch = timing_->wait_for_committed(fetch, isa::pred_reg(p), StallCause::PredicateWait);
       if (port_ != nullptr) port_->reached(timed ? fetch : 0);
     }
-    capture_round(x);
+    if (ok) capture_round(x);
   }
-  return true;
+  fetch_out = fetch;
+  fetched_out = fetched;
+  return ok;
 }
 
 Cycle PacketEngine::next_ready(const Context& x, Cycle from) {
@@ -291,7 +306,7 @@ Cycle PacketEngine::next_ready(const Context& x, Cycle from) {
   w.add(x.not_before_cause, x.not_before);
   const std::uint64_t pc = x.control.pc();
   // An instruction outside the program or an illegal one is fetched (and fails) when its turn comes.
-  if (pc < prog_.size() && prog_.legal(pc)) {
+  if (pc < program_size_ && prog_.legal(pc)) {
     const Instruction& in = prog_.at(pc);
     if (in.is_control()) {
       if (in.qp != 0) w.add(StallCause::PredicateWait, timing_->committed_visible(isa::pred_reg(in.qp), x.index));
@@ -350,7 +365,7 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
       fetch = e;
     }
     fetch = at;
-    if (!step(x, fetch, fetched, stats, error)) return false;
+    if (!step<true>(x, fetch, fetched, stats, error)) return false;
     ContextCounters& counters = stats.contexts[static_cast<std::size_t>(c)];
     ++counters.slots;
     const bool backend = w.unit >= 0;

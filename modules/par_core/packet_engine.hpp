@@ -145,6 +145,8 @@ class PacketEngine {
   void start_round(Context& x, std::uint64_t round, const Packet& packet, CoreStats& stats);
   // Fetches and executes the instruction at x's PC in cycle `fetch` and moves `fetch` to the
   // frontend's next free cycle. False on a runtime error.
+  // kSelect: called by the context-selection loop (per-context accounting, any context).
+  template <bool kSelect>
   bool step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
   bool run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
                   std::string* error);
@@ -156,6 +158,7 @@ class PacketEngine {
   std::string name_;
   const CoreConfig& cfg_;
   const LoadedProgram& prog_;
+  const std::uint64_t program_size_;  // prog_.size(), read at every fetch
   RunMode mode_;
   int S_;
   int T_;

@@ -71,11 +71,13 @@ TimingModel::TimingModel(const CoreConfig& cfg)
       fu_{FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_)},
       rob_release_(static_cast<std::size_t>(cfg.rob_size), 0),
       rob_pool_(cfg.rob_size),
-      ctx_(static_cast<std::size_t>(cfg.contexts), Scoreboard(cfg.threads_per_lane)),
       ready_(static_cast<std::size_t>(T_)),
       start_(static_cast<std::size_t>(T_)),
       results_(static_cast<std::size_t>(T_)),
-      store_data_(static_cast<std::size_t>(T_)) {}
+      store_data_(static_cast<std::size_t>(T_)) {
+  ctx_.reserve(static_cast<std::size_t>(cfg.contexts));
+  for (int c = 0; c < cfg.contexts; ++c) ctx_.emplace_back(T_);
+}
 
 void TimingModel::start_round(int context) {
   Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
@@ -86,7 +88,7 @@ void TimingModel::start_round(int context) {
 
 // Value of `v` for the n-th most recent instruction of the FU (n = 1: the previous one), or
 // "long ago" when the FU has executed fewer than n instructions.
-Cycle TimingModel::fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const {
+inline Cycle TimingModel::fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const {
   if (h.count < n) return -1;
   return v[static_cast<std::size_t>((h.count - n) % history_)];
 }
@@ -102,7 +104,7 @@ Cycle TimingModel::output_buffer_free(const FuHistory& h, OutputBufferRelease re
 
 // First cycle a ROB entry is free for an instruction fetched in `fetch` (entries freed in c are
 // usable from c+1).
-Cycle TimingModel::rob_entry_free(Cycle fetch) const {
+inline Cycle TimingModel::rob_entry_free(Cycle fetch) const {
   // Entry i of the ring is reused by instruction i + R once it is released.
   if (cfg_.commit_order != CommitOrder::PerFu && !shared_) {
     const int R = cfg_.rob_size;
@@ -114,7 +116,7 @@ Cycle TimingModel::rob_entry_free(Cycle fetch) const {
 }
 
 // First cycle the FU's waiting queue has a free entry (freed in c, usable from c+1).
-Cycle TimingModel::queue_free(const FuHistory& h) const {
+inline Cycle TimingModel::queue_free(const FuHistory& h) const {
   if (cfg_.queue_release == QueueRelease::Issue) return fu_history_back(h, h.issue, cfg_.queue_size) + 1;
   return (shared_ ? h.queue_commits.kth() : fu_history_back(h, h.commit, cfg_.queue_size)) + 1;
 }
@@ -167,18 +169,13 @@ std::int64_t TimingModel::total_stall_cycles() const {
   return s;
 }
 
-OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global,
-                                  int context) {
-  Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
-  return shared_ ? dispatch_impl<true>(op, fetch, min_result, global, sb)
-                 : dispatch_impl<false>(op, fetch, min_result, global, sb);
-}
-
 // kShared: several contexts, whose instructions commit (and free output buffers, queue entries
-// held until commit, ROB entries and commit ports) out of dispatch order.
-template <bool kShared>
+// held until commit, ROB entries and commit ports) out of dispatch order. kSelect: the frontend
+// selects among contexts and asks dispatch_waits().
+template <bool kShared, bool kSelect>
 OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result,
-                                      ThreadTiming* global, Scoreboard& sb) {
+                                      ThreadTiming* global) {
+  Scoreboard& sb = ctx_[kShared ? static_cast<std::size_t>(context_) : 0];
   const int u = static_cast<int>(op.unit);
   FuHistory& fu = fu_[static_cast<std::size_t>(u)];
   const int R = cfg_.rob_size;
@@ -281,10 +278,10 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
       for (int k = 0; k < T_; ++k) a[k] = std::max({results_[k], qp_known, a[k]});
     }
     sb.commit[r] = commit;
-    sb.from_load[r] = is_load;
+    if constexpr (kSelect) sb.from_load[r] = is_load;
   }
   sb.fu_commit[uu] = commit;
-  sb.fu_complete[uu] = last;
+  if constexpr (kSelect) sb.fu_complete[uu] = last;
   sb.last_commit = std::max(sb.last_commit, commit);
 
   // Book-keeping and statistics.
@@ -321,5 +318,9 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   last_commit_ = std::max(last_commit_, commit);
   return OpSchedule{d, issue, commit};
 }
+
+template OpSchedule TimingModel::dispatch_impl<false, false>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<false, true>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<true, true>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
 
 }  // namespace par::core

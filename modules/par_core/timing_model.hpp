@@ -118,7 +118,17 @@ class TimingModel {
   // times the accesses that leave the core (they hold no output buffer: the load/store unit's
   // table of outstanding requests bounds them). Returns the schedule.
   OpSchedule dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result = nullptr,
-                      ThreadTiming* global = nullptr, int context = 0);
+                      ThreadTiming* global = nullptr, int context = 0) {
+    if (!shared_) return dispatch_impl<false, true>(op, fetch, min_result, global);
+    context_ = context;
+    return dispatch_impl<true, true>(op, fetch, min_result, global);
+  }
+
+  // dispatch() for the plain PAR core's loop: one context, no selection (dispatch_waits() is
+  // never asked, so what only it reads is not kept).
+  OpSchedule dispatch_single(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
+    return dispatch_impl<false, false>(op, fetch, min_result, global);
+  }
 
   // What `context`'s next instruction `op` waits for, under core.context_ready and
   // core.context_fu_wait, if it were dispatched next (no other instruction dispatched first).
@@ -179,9 +189,10 @@ class TimingModel {
     std::array<Cycle, isa::kBackendUnits> fu_complete{};  // completion of the last instruction per FU
     Cycle last_commit = -1;
   };
-  template <bool kShared>
-  OpSchedule dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global,
-                           Scoreboard& sb);
+  // kShared: several contexts (the scoreboard of context_); else the only one. kSelect: keep
+  // what dispatch_waits() reads.
+  template <bool kShared, bool kSelect>
+  OpSchedule dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
   Cycle fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const;
   Cycle output_buffer_free(const FuHistory& h, OutputBufferRelease release) const;
   Cycle rob_entry_free(Cycle fetch) const;
@@ -205,6 +216,7 @@ class TimingModel {
   Cycle last_commit_ = -1;  // over all contexts
 
   std::vector<Scoreboard> ctx_;
+  int context_ = 0;  // the context dispatch_impl<true> works for
 
   std::vector<Cycle> ready_, start_, results_, store_data_;  // scratch, one per thread slot
 

@@ -19,7 +19,8 @@ using Cycle = std::int64_t;
 // entries, ROB entries) "fewer than k held in cycle c" holds exactly from cycle kth().
 class LargestK {
  public:
-  explicit LargestK(int k) : k_(static_cast<std::size_t>(k)) { heap_.reserve(k_); }
+  // Nothing is allocated until the first push (a single context never pushes).
+  explicit LargestK(int k) : k_(static_cast<std::size_t>(k)) {}
   void push(Cycle v) {
     if (heap_.size() < k_) {
       heap_.push_back(v);
