@@ -18,6 +18,8 @@ namespace {
 
 using isa::Unit;
 
+const char* const kFuLabels[isa::kBackendUnits] = {"ALU", "FPU", "LS", "CMP"};
+
 std::string pct(double v) { return simkit::format_percent(v, 2); }
 std::string fix2(double v) { return simkit::format_fixed(v, 2); }
 
@@ -138,7 +140,6 @@ void write_contexts(std::ostream& os, const core::CoreConfig& cfg, const core::C
   t << s.contexts.size() << ", round-robin, ready = " << core::to_string(cfg.context_ready) << ", FU wait: "
     << (cfg.context_fu_wait.empty() ? "none" : cfg.context_fu_wait) << "; issue slots per context " << lo << ".." << hi;
   line(os, "Thread contexts", t.str());
-  const char* names[] = {"ALU", "FPU", "LS", "CMP"};
   const double per = static_cast<double>(s.cycles) * static_cast<double>(s.contexts.size());
   for (int u = 0; u < isa::kBackendUnits; ++u) {
     std::ostringstream f;
@@ -149,7 +150,7 @@ void write_contexts(std::ostream& os, const core::CoreConfig& cfg, const core::C
       f << (k ? ", " : " ") << core::idle_cause_name(static_cast<core::IdleCause>(k)) << ' '
         << pct(per > 0 ? static_cast<double>(sum) / per : 0.0);
     }
-    const std::string label = std::string("  ") + names[u];
+    const std::string label = std::string("  ") + kFuLabels[u];
     line(os, label.c_str(), f.str());
   }
 }
@@ -179,11 +180,10 @@ void write_report(std::ostream& os, const RunSummary& r) {
   }
   os << "\n\n";
 
-  const char* names[] = {"ALU", "FPU", "LS", "CMP"};
   std::ostringstream per_fu, per_fu_thread;
   for (int u = 0; u < isa::kBackendUnits; ++u) {
-    per_fu << names[u] << ' ' << s.instructions[static_cast<std::size_t>(u)] << (u + 1 < isa::kBackendUnits ? "  " : "");
-    per_fu_thread << names[u] << ' ' << s.thread_instructions[static_cast<std::size_t>(u)]
+    per_fu << kFuLabels[u] << ' ' << s.instructions[static_cast<std::size_t>(u)] << (u + 1 < isa::kBackendUnits ? "  " : "");
+    per_fu_thread << kFuLabels[u] << ' ' << s.thread_instructions[static_cast<std::size_t>(u)]
                   << (u + 1 < isa::kBackendUnits ? "  " : "");
   }
   std::int64_t control = 0;
