@@ -98,6 +98,8 @@ TEST(Contexts, SelectionLoopWithOneContextSchedulesLikeThePlainCore) {
     const isa::Program program = load(path);
     for (int T : {1, 2, 4, 8}) {
       for (const auto& [name, apply] : rule_variants()) {
+        // Every rule variant at T = 1 and 4, the defaults at every T (the suite runs under ASan).
+        if ((T == 2 || T == 8) && std::string(name) != "defaults") continue;
         CoreConfig cfg = testing::config(1, T);
         apply(cfg);
         const ProgramRun plain = run_program(program, cfg);
@@ -152,29 +154,29 @@ TEST(Contexts, ResultsDoNotDependOnTheNumberOfContexts) {
     const ProgramRun reference = run_program(program, testing::config(1, 1), functional);
     ASSERT_TRUE(reference.ok) << reference.error;
     const std::vector<std::uint64_t> mem = reference.read(lo, (hi - lo) / 8);
-    for (int C : {1, 2, 3, 4}) {
-      for (auto [L, T] : {std::pair{1, 1}, std::pair{1, 4}, std::pair{2, 2}}) {
-        CoreConfig cfg = testing::config(L, T);
-        cfg.contexts = C;
-        for (ContextReady rule : {ContextReady::Dispatch, ContextReady::Complete}) {
-          cfg.context_ready = rule;
-          const std::string what = path + " C=" + std::to_string(C) + " L=" + std::to_string(L) + " T=" +
-                                   std::to_string(T) + " ready=" + to_string(rule);
-          const ProgramRun r = run_program(program, cfg, opt);
-          ASSERT_TRUE(r.ok) << what << ": " << r.error;
-          EXPECT_EQ(r.read(lo, (hi - lo) / 8), mem) << what;
-          ASSERT_EQ(r.registers.size(), reference.registers.size()) << what;
-          for (std::size_t i = 0; i < r.registers.size(); ++i) {
-            EXPECT_EQ(r.registers[i].thread, reference.registers[i].thread) << what;
-            EXPECT_EQ(r.registers[i].r, reference.registers[i].r) << what << " thread " << r.registers[i].thread;
-            EXPECT_EQ(r.registers[i].p, reference.registers[i].p) << what << " thread " << r.registers[i].thread;
-          }
+    // Contexts x lanes x threads per lane.
+    const int shapes[][3] = {{1, 1, 4}, {2, 1, 1}, {3, 2, 2}, {4, 1, 4}, {2, 3, 1}};
+    for (const auto& [C, L, T] : shapes) {
+      CoreConfig cfg = testing::config(L, T);
+      cfg.contexts = C;
+      for (ContextReady rule : {ContextReady::Dispatch, ContextReady::Complete}) {
+        cfg.context_ready = rule;
+        const std::string what = path + " C=" + std::to_string(C) + " L=" + std::to_string(L) + " T=" +
+                                 std::to_string(T) + " ready=" + to_string(rule);
+        const ProgramRun r = run_program(program, cfg, opt);
+        ASSERT_TRUE(r.ok) << what << ": " << r.error;
+        EXPECT_EQ(r.read(lo, (hi - lo) / 8), mem) << what;
+        ASSERT_EQ(r.registers.size(), reference.registers.size()) << what;
+        for (std::size_t i = 0; i < r.registers.size(); ++i) {
+          EXPECT_EQ(r.registers[i].thread, reference.registers[i].thread) << what;
+          EXPECT_EQ(r.registers[i].r, reference.registers[i].r) << what << " thread " << r.registers[i].thread;
+          EXPECT_EQ(r.registers[i].p, reference.registers[i].p) << what << " thread " << r.registers[i].thread;
         }
-        const ProgramRun f = run_program(program, cfg, functional);
-        ASSERT_TRUE(f.ok) << f.error;
-        EXPECT_EQ(f.read(lo, (hi - lo) / 8), mem) << path << " functional C=" << C;
-        EXPECT_EQ(f.stats.fetched, reference.stats.fetched) << path << " functional C=" << C;
       }
+      const ProgramRun f = run_program(program, cfg, functional);
+      ASSERT_TRUE(f.ok) << f.error;
+      EXPECT_EQ(f.read(lo, (hi - lo) / 8), mem) << path << " functional C=" << C;
+      EXPECT_EQ(f.stats.fetched, reference.stats.fetched) << path << " functional C=" << C;
     }
   }
 }
