@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace par::core {
@@ -24,31 +25,38 @@ class ContextSelector {
 
   // Chooses among the contexts c with active[c]. `ready(c)` is the exact first cycle >= from in
   // which context c could be selected if nothing else were dispatched before. Another context's
-  // dispatch only takes resources, so a ready cycle computed earlier is a lower bound: `ready`
-  // is asked only for the context in front by bound and priority, until its exact cycle is
-  // still in front. Returns the chosen context and its cycle in `at`; -1 when none is active.
+  // dispatch only takes resources, so a ready cycle computed earlier is a lower bound: `ready` is
+  // asked only for the contexts whose bound is the earliest, in priority order, until one of them
+  // is ready at that bound. Returns the chosen context and its cycle in `at`; -1 when none is
+  // active.
   template <class Ready>
   int select(Cycle from, const std::vector<std::uint8_t>& active, Ready&& ready, Cycle& at) {
     const int n = static_cast<int>(bound_.size());
-    for (;;) {
-      int best = -1;
-      Cycle key = 0;
-      for (int j = 1, c = last_ + 1 == n ? 0 : last_ + 1; j <= n; ++j, c = c + 1 == n ? 0 : c + 1) {
+    const int first = last_ + 1 == n ? 0 : last_ + 1;
+    constexpr Cycle kNone = std::numeric_limits<Cycle>::max();
+    Cycle key = kNone;
+    for (int c = 0; c < n; ++c)
+      if (active[static_cast<std::size_t>(c)]) key = std::min(key, std::max(bound_[static_cast<std::size_t>(c)], from));
+    while (key != kNone) {
+      // The contexts at the earliest bound, in priority order: the first that is ready then wins;
+      // the others learn their exact cycle, and the earliest bound after them is the next key.
+      Cycle next = kNone;
+      for (int j = 0, c = first; j < n; ++j, c = c + 1 == n ? 0 : c + 1) {
         if (!active[static_cast<std::size_t>(c)]) continue;
-        const Cycle k = std::max(bound_[static_cast<std::size_t>(c)], from);
-        if (best < 0 || k < key) {
-          best = c;
-          key = k;
+        Cycle& b = bound_[static_cast<std::size_t>(c)];
+        Cycle k = std::max(b, from);
+        if (k == key) {
+          b = k = ready(c);
+          if (k <= key) {
+            at = key;
+            return c;
+          }
         }
+        next = std::min(next, k);
       }
-      if (best < 0) return -1;
-      const Cycle t = ready(best);
-      if (t <= key) {
-        at = key;
-        return best;
-      }
-      bound_[static_cast<std::size_t>(best)] = t;
+      key = next;
     }
+    return -1;
   }
 
   // `c` was selected: it has the lowest priority now, and its next instruction is a new one.

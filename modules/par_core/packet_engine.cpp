@@ -299,32 +299,46 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
   return ok;
 }
 
-Cycle PacketEngine::next_ready(const Context& x, Cycle from) {
-  NextWaits& w = next_;
-  w.n = 0;
-  w.unit = -1;
-  w.add(x.not_before_cause, x.not_before);
-  const std::uint64_t pc = x.control.pc();
-  // An instruction outside the program or an illegal one is fetched (and fails) when its turn comes.
-  if (pc < program_size_ && prog_.legal(pc)) {
-    const Instruction& in = prog_.at(pc);
-    if (in.is_control()) {
-      if (in.qp != 0) w.add(StallCause::PredicateWait, timing_->committed_visible(isa::pred_reg(in.qp), x.index));
-      if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
-        w.add(StallCause::RegisterWait, timing_->committed_visible(in.rd, x.index));
-    } else {
-      const DispatchWaits d = timing_->dispatch_waits(prog_.timing(pc), x.index);
-      w.unit = static_cast<int>(in.unit());
-      w.add(StallCause::MemoryWait, d.memory);
-      w.add(StallCause::FuWait, d.fu);
-      w.add(StallCause::OperandWait, d.operand);
-      w.add(StallCause::RobFull, d.rob);
-      w.add(static_cast<StallCause>(static_cast<int>(StallCause::QueueFullAlu) + w.unit), d.queue);
+Cycle PacketEngine::next_ready(Context& x, Cycle from) {
+  NextWaits& w = x.waits;
+  if (!x.waits_valid) {
+    x.waits_valid = true;
+    w.n = 0;
+    w.unit = -1;
+    w.add(x.not_before_cause, x.not_before);
+    const std::uint64_t pc = x.control.pc();
+    // An instruction outside the program or an illegal one is fetched (and fails) when its turn comes.
+    if (pc < program_size_ && prog_.legal(pc)) {
+      const Instruction& in = prog_.at(pc);
+      if (in.is_control()) {
+        if (in.qp != 0) w.add(StallCause::PredicateWait, timing_->committed_visible(isa::pred_reg(in.qp), x.index));
+        if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
+          w.add(StallCause::RegisterWait, timing_->committed_visible(in.rd, x.index));
+      } else {
+        const DispatchWaits d = timing_->dispatch_waits(prog_.timing(pc), x.index);
+        w.unit = static_cast<int>(in.unit());
+        w.add(StallCause::MemoryWait, d.memory);
+        w.add(StallCause::FuWait, d.fu);
+        w.add(StallCause::OperandWait, d.operand);
+        w.add(StallCause::RobFull, d.rob);
+        w.add(static_cast<StallCause>(static_cast<int>(StallCause::QueueFullAlu) + w.unit), d.queue);
+      }
     }
+    w.own = 0;
+    for (int i = 0; i < std::min(w.n, static_cast<int>(NextWaits::kRob)); ++i)
+      w.own = std::max(w.own, w.until[static_cast<std::size_t>(i)]);
   }
-  Cycle t = from;
-  for (int i = 0; i < w.n; ++i) t = std::max(t, w.until[static_cast<std::size_t>(i)]);
-  return t;
+  if (w.unit < 0) return std::max(from, w.own);
+  // The ROB and the queues change with every dispatch, of any context.
+  if (shared_waits_at_ != timing_->dispatched()) {
+    shared_waits_at_ = timing_->dispatched();
+    rob_wait_ = timing_->rob_wait();
+    for (int u = 0; u < isa::kBackendUnits; ++u)
+      queue_wait_[static_cast<std::size_t>(u)] = timing_->queue_wait(static_cast<isa::Unit>(u));
+  }
+  w.until[NextWaits::kRob] = rob_wait_;
+  w.until[NextWaits::kQueue] = queue_wait_[static_cast<std::size_t>(w.unit)];
+  return std::max({from, w.own, rob_wait_, w.until[NextWaits::kQueue]});
 }
 
 // Thread contexts: one issue slot per cycle, to the ready context chosen round-robin with
@@ -335,12 +349,14 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
   stats.contexts.assign(static_cast<std::size_t>(C), ContextCounters{});
   accounting_.start_packet();
   selector_.reset();
+  shared_waits_at_ = -1;
   std::uint64_t next_round = 0;
   int running = 0;
   for (auto& xp : contexts_) {
     Context& x = *xp;
     x.not_before = x.since = 0;
     x.not_before_cause = StallCause::PredicateWait;
+    x.waits_valid = false;
     x.stores.clear();
     active_[static_cast<std::size_t>(x.index)] = next_round < rounds;
     if (next_round < rounds) {
@@ -354,9 +370,11 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
   std::int64_t selections = 0;
   while (running > 0) {
     Cycle at = fetch;
-    const int c = selector_.select(fetch, active_, [&](int i) { return next_ready(*contexts_[static_cast<std::size_t>(i)], fetch); }, at);
+    const int c = selector_.select(
+        fetch, active_, [&](int i) { return next_ready(*contexts_[static_cast<std::size_t>(i)], fetch); }, at);
     Context& x = *contexts_[static_cast<std::size_t>(c)];
-    const NextWaits w = next_;  // the selected context's waits (its ready cycle was computed last)
+    const NextWaits w = x.waits;
+    x.waits_valid = false;  // it fetches its next instruction now
     // The issue slots up to `at` stay empty: they count against the causes of the context that
     // ends the wait, each cycle to the first cause still holding (as the single stream does).
     for (int i = 0; i < w.n && fetch < at; ++i) {

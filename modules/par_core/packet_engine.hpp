@@ -107,6 +107,23 @@ class PacketEngine {
     std::vector<Cycle> data_ready;    // per thread slot
     Cycle latest = 0;
   };
+  // Why a context's next instruction is not ready: causes in attribution order, each with the
+  // cycle until which it holds (see DispatchWaits). For a backend instruction the last two are
+  // the shared ROB and queue waits; `own` is the latest of the others, which only the context's
+  // own dispatches change.
+  struct NextWaits {
+    static constexpr int kRob = 4, kQueue = 5;  // positions of the shared waits
+    int unit = -1;  // its FU, -1 for a control instruction
+    int n = 0;
+    std::array<StallCause, 6> cause{};
+    std::array<Cycle, 6> until{};
+    Cycle own = 0;
+    void add(StallCause c, Cycle u) {
+      cause[static_cast<std::size_t>(n)] = c;
+      until[static_cast<std::size_t>(n++)] = u;
+    }
+  };
+
   // One thread context: the registers of its L x T slots, PC, mask and control stack, its round.
   struct Context {
     Context(int slots, LocalMemory& local, bool global, int stack_depth);
@@ -123,20 +140,11 @@ class PacketEngine {
     Cycle not_before = 0;
     StallCause not_before_cause = StallCause::PredicateWait;
     Cycle since = 0;
+    // Its next instruction's waits, kept until it is selected (valid) and refreshed in their
+    // shared part when another context has dispatched.
+    NextWaits waits;
+    bool waits_valid = false;
   };
-  // Why a context's next instruction is not ready: causes in attribution order, each with the
-  // cycle until which it holds (see DispatchWaits).
-  struct NextWaits {
-    int unit = -1;  // its FU, -1 for a control instruction
-    int n = 0;
-    std::array<StallCause, 6> cause{};
-    std::array<Cycle, 6> until{};
-    void add(StallCause c, Cycle u) {
-      cause[static_cast<std::size_t>(n)] = c;
-      until[static_cast<std::size_t>(n++)] = u;
-    }
-  };
-
   bool fail(std::string* error, const Context& x, const std::string& cause, std::int64_t slot = -1,
             std::int64_t slot2 = -1) const;
   const Cycle* store_to_load_limits(Context& x, Cycle fetch);
@@ -152,8 +160,8 @@ class PacketEngine {
                   std::string* error);
   bool run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
                     std::string* error);
-  // First cycle >= from in which context x could be selected; its waits go to next_.
-  Cycle next_ready(const Context& x, Cycle from);
+  // First cycle >= from in which context x could be selected (its waits in x.waits).
+  Cycle next_ready(Context& x, Cycle from);
 
   std::string name_;
   const CoreConfig& cfg_;
@@ -170,7 +178,10 @@ class PacketEngine {
   ContextSelector selector_;
   ContextAccounting accounting_;
   std::vector<std::uint8_t> active_;  // per context: it has a round
-  NextWaits next_;
+  // The shared waits per FU for the current number of dispatched instructions.
+  std::array<Cycle, isa::kBackendUnits> queue_wait_{};
+  Cycle rob_wait_ = 0;
+  std::int64_t shared_waits_at_ = -1;
   std::vector<Cycle> min_result_;
   std::uint64_t capture_first_ = 0, capture_count_ = 0;
   std::vector<ThreadRegisters> captured_;

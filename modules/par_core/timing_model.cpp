@@ -121,14 +121,20 @@ inline Cycle TimingModel::queue_free(const FuHistory& h) const {
   return (shared_ ? h.queue_commits.kth() : fu_history_back(h, h.commit, cfg_.queue_size)) + 1;
 }
 
+// The ROB gates dispatch only when entries are claimed at dispatch; the waiting-queue entry
+// always. Only the ring's position needs `fetch`; 0 keeps every held pool entry.
+Cycle TimingModel::rob_wait() const {
+  return cfg_.rob_allocation == RobAllocation::Dispatch ? rob_entry_free(0) : 0;
+}
+
+Cycle TimingModel::queue_wait(Unit unit) const { return queue_free(fu_[static_cast<std::size_t>(unit)]); }
+
 DispatchWaits TimingModel::dispatch_waits(const TimingOp& op, int context) const {
   const int u = static_cast<int>(op.unit);
   const Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
   DispatchWaits w;
-  // The ROB gates dispatch only when entries are claimed at dispatch; the waiting-queue entry
-  // always. Only the ring's position needs `fetch`; 0 keeps every held pool entry.
-  if (cfg_.rob_allocation == RobAllocation::Dispatch) w.rob = rob_entry_free(0);
-  w.queue = queue_free(fu_[static_cast<std::size_t>(u)]);
+  w.rob = rob_wait();
+  w.queue = queue_wait(op.unit);
   if (fu_wait_mask_ & (1u << u)) w.fu = sb.fu_complete[static_cast<std::size_t>(u)];
   const ContextReady rule = cfg_.context_ready;
   if (rule == ContextReady::Dispatch) return w;

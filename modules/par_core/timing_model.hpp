@@ -133,6 +133,12 @@ class TimingModel {
   // What `context`'s next instruction `op` waits for, under core.context_ready and
   // core.context_fu_wait, if it were dispatched next (no other instruction dispatched first).
   DispatchWaits dispatch_waits(const TimingOp& op, int context) const;
+  // The part of dispatch_waits() that other contexts' dispatches change: the cycles from which
+  // the ROB and the waiting queue of `unit` have a free entry.
+  Cycle rob_wait() const;
+  Cycle queue_wait(isa::Unit unit) const;
+  // Instructions dispatched so far: the shared waits change only when it does.
+  std::int64_t dispatched() const { return rob_count_; }
 
   // Cycle from which the frontend sees the committed value of `reg` (a commit in c is visible
   // in c+1, §3.2). Never-written registers of the current round are visible at once.
