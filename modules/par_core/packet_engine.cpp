@@ -116,7 +116,7 @@ bool PacketEngine::fail(std::string* error, const Context& x, const std::string&
 }
 
 // Earliest result cycle per thread slot of the load just executed functionally, given older
-// stores of the same slot whose data may not have arrived (par-core-timing.md §4.7). Only the
+// stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7). Only the
 // context's own stores count: other contexts run other threads.
 const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch) {
   // A store whose data is available by the load's fetch cannot delay it.

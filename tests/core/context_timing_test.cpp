@@ -1,5 +1,5 @@
 // Golden micro-timings of thread contexts (modules/par_core/README.md "Thread contexts",
-// docs/core-timing-contexts.md): exact execution times, stall cycles and per-context idle
+// docs/core-timing.md §11): exact execution times, stall cycles and per-context idle
 // breakdowns with C = 2, 3 and 4, each derived by hand below. L = 1 and the default options
 // unless stated; rounds are given to contexts 0, 1, ... at the start and then to whichever
 // context ends its round first.
@@ -141,8 +141,8 @@ const char* kTwoAdds = "main: add r1 = i0, 1\n add r2 = i0, 2 #\n";
 
 TEST(ContextTiming, ContextsHideAPipelineWithoutHazardDetection) {
   // One context, N = 4 (two rounds): each add completes 6 cycles after it issues (threads in i
-  // and i + 1, results 5 later), and the next waits for it: adds issue 0, 6, 12, 18; the last
-  // completes 24: 25 cycles, 5 + 5 + 5 fu_wait stall cycles.
+  // and i + 1, results 5 later), and the next waits for it: adds issue in cycles 0, 6, 12, 18;
+  // the last completes 24: 25 cycles, 5 + 5 + 5 fu_wait stall cycles.
   const CoreStats one = run(kTwoAdds, 2, 4, xd1000_like(1));
   EXPECT_EQ(one.cycles, 25);
   EXPECT_EQ(stall(one, StallCause::FuWait), 15);
@@ -167,7 +167,7 @@ TEST(ContextTiming, ContextsHideAPipelineWithoutHazardDetection) {
 
 TEST(ContextTiming, FourContextsKeepThePipelineBusy) {
   // C = 4, N = 8 (one round each), as above:
-  //   slots 0..3: c0..c3 a1 issue 0, 2, 4, 6 (the ALU takes one instruction per T = 2 cycles),
+  //   slots 0..3: c0..c3 a1 issue at 0, 2, 4, 6 (the ALU takes one instruction per T = 2 cycles),
   //               complete 6, 8, 10, 12
   //   4, 5: no context ready (c0 waits for its a1 until 6, also for a queue entry until 5)
   //   slot 6: c0 a2 issues 8 (ALU free after c3's a1), completes 14
