@@ -20,6 +20,10 @@ TEST(ContextsCli, OutOfRangeCountsAreRejected) {
     EXPECT_EQ(r.status, 2) << n << ": " << r.out;
     EXPECT_TRUE(contains(r.out, std::string("parsys: --core.contexts: '") + n + "' is out of range [1, 256]")) << r.out;
   }
+  // Beyond any integer the option parser refuses it before the range check.
+  const CliResult huge = parsys("run " + gs() + " --core.contexts 99999999999999999999");
+  EXPECT_EQ(huge.status, 2) << huge.out;
+  EXPECT_TRUE(contains(huge.out, "parsys: --core.contexts: '99999999999999999999' is out of range for int")) << huge.out;
 }
 
 TEST(ContextsCli, ZeroContextsInAConfigFileNamesTheFileAndLine) {
