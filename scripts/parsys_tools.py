@@ -146,10 +146,10 @@ def stat_unit(tree, path):
 
 
 # Units of options: a name ending (ht.width_bits) or the help text ("latency in cycles").
-OPTION_UNIT_SUFFIXES = (("_ns", "ns"), ("_us", "us"), ("_mhz", "MHz"), ("_ghz", "GHz"), ("_bytes", "bytes"),
+OPTION_UNIT_SUFFIXES = (("_bytes_per_ns", "bytes/ns"), ("_ns", "ns"), ("_us", "us"), ("_mhz", "MHz"), ("_ghz", "GHz"), ("_bytes", "bytes"),
                         ("_bits", "bits"), ("_cycles", "cycles"))
 OPTION_HELP_UNIT = re.compile(r"\b(?:in|In) (cycles|ns|MHz|GHz|bytes|bits|beats|instructions)\b|"
-                              r"\b(Clock cycles)\b|, (ns|cycles)\.")
+                              r"\b(Clock cycles)\b|^(Cycles) |, (ns|cycles)\.")
 
 
 def option_help(parsys):
@@ -161,8 +161,11 @@ def option_help(parsys):
         return {}
     helps, name = {}, None
     for line in text.splitlines():
-        m = re.match(r"\s+(?:-\w, )?--([\w.]+)\S*(?: \S+)?(?:\s{2,}(.*))?$", line)
-        if m and line.lstrip().startswith("-"):
+        # "  --l2.banks <uint>   help", "  --l2.xor_hash[=<bool>]  help", "  --max-host-seconds arg help",
+        # "  -q [ --quiet ]  help"
+        m = re.match(r"\s+(?:-\w(?:, | \[ ))?--([\w.-]+)(?:\[=<[^>]*>\])?(?: \])?(?: (?:arg|<[^>]*>))?(?:\s+(.*))?$",
+                     line)
+        if m:
             name = m.group(1)
             helps[name] = m.group(2) or ""
         elif name and line.startswith("  ") and line.strip():
@@ -182,7 +185,7 @@ def option_column(name, help_text=""):
     m = OPTION_HELP_UNIT.search(help_text or "")
     if m:
         unit = next(g for g in m.groups() if g)
-        return {"unit": unit.lower() if unit == "Clock cycles" else unit}
+        return {"unit": unit.lower() if unit in ("Clock cycles", "Cycles") else unit}
     return {}
 
 

@@ -124,10 +124,13 @@ class Labels(TempDirTest):
         for label in ("Hit rate and IPC", "threads T", "hits", "IPC [thread-instructions/cycle]"):
             self.assertIn(label, texts)
         self.assertNotIn("core threads per lane", texts)
-        status, text = self.plot([csv_path, "--x", "core.threads_per_lane", "--y", "l2.hit_rate", "--out", svg])
+        status, text = self.plot([csv_path, "--x", "core.threads_per_lane", "--logx", "--y", "l2.hit_rate",
+                                  "--out", svg])
         self.assertEqual(status, 0, text)
-        self.assertIn("l2 hit rate", svg_texts(svg))  # a fraction 0..1: no "[ratio]"
-        self.assertIn("core threads per lane", svg_texts(svg))  # no sidecar entry: the name alone
+        texts = svg_texts(svg)
+        self.assertIn("l2 hit rate", texts)  # a fraction 0..1: no "[ratio]"
+        self.assertIn("core threads per lane", texts)  # no sidecar entry: the name alone
+        self.assertEqual([t for t in texts if t in ("1", "2")], ["1", "2"])  # log2 ticks as numbers, not 2^k
         status, text = self.plot([csv_path, "--x", "core.threads_per_lane", "--y", "l2.hit_rate", "--y", "core0.ipc",
                                   "--ylabel", "a", "--ylabel", "b", "--ylabel", "c", "--out", svg])
         self.assertEqual(status, 2)
