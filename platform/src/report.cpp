@@ -39,8 +39,16 @@ double stat(const simkit::StatGroup& g, const std::string& path) {
   return s != nullptr ? s->number() : 0;
 }
 
-// One line per L2 bank and one for the DRAM, when the platform has them.
+// One line for the L1s, one per L2 bank and one for the DRAM, when the platform has them.
 void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
+  if (const simkit::StatGroup* g = root.find_group("l1")) {  // totals over the cores' L1s
+    std::ostringstream t;
+    t << static_cast<std::uint64_t>(stat(*g, "accesses")) << " accesses, " << static_cast<std::uint64_t>(stat(*g, "hits"))
+      << " hits, " << static_cast<std::uint64_t>(stat(*g, "misses")) << " misses, "
+      << static_cast<std::uint64_t>(stat(*g, "mshr_merges")) << " MSHR merges, "
+      << static_cast<std::uint64_t>(stat(*g, "writebacks") + stat(*g, "flush_writebacks")) << " writebacks";
+    line(os, "l1", t.str());
+  }
   if (root.find_group("l2") != nullptr) {
     for (int b = 0;; ++b) {
       const std::string label = "l2.bank" + std::to_string(b);
