@@ -12,7 +12,7 @@
 #include "kernel_refs.hpp"
 #include "par/isa/assembler.hpp"
 #include "rb_gs_reference.hpp"
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
@@ -22,16 +22,6 @@ const std::string kDeviceDram = "--config " + config_file("device-dram.ini") + "
 const std::string kXd1000 = "--config " + config_file("xd1000.ini");
 const std::string kRbGs = std::string(PARSYS_FULLSYSTEM_DIR) + "/rb_gs.par";
 
-std::string region(std::uint64_t addr, std::uint64_t len) {
-  std::ostringstream os;
-  os << "0x" << std::hex << addr << ':' << std::dec << len;
-  return os.str();
-}
-std::string dump_file(std::uint64_t addr, std::uint64_t len) {
-  std::ostringstream os;
-  os << "mem_0x" << std::hex << addr << '_' << std::dec << len << ".bin";
-  return os.str();
-}
 std::string bytes_of(const std::vector<double>& v) {
   std::string s(v.size() * 8, '\0');
   std::memcpy(s.data(), v.data(), s.size());

@@ -75,12 +75,6 @@ TEST_P(EveryKernel, Parsim2011ConfigurationReproducesThePublishedCycles) {
   }
 }
 
-std::vector<std::string> kernel_names() {
-  std::vector<std::string> n;
-  for (const KernelInfo& k : par::kernels::kernel_table()) n.emplace_back(k.name);
-  return n;
-}
-
 INSTANTIATE_TEST_SUITE_P(MemorySystem, EveryKernel, ::testing::ValuesIn(kernel_names()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 

@@ -10,6 +10,15 @@
 
 namespace par::core::testing {
 
+// A stall counter of the core's statistics.
+inline std::int64_t stall(const CoreStats& s, StallCause c) { return s.stalls[static_cast<std::size_t>(c)]; }
+// A multiply and the add that depends on it (the FPU latency of a dependent chain).
+inline const char* const kMulAdd = "main: mul.d r1 = i1, i1\n add.d r2 = r1, i1 #\n";
+// The path of a reference kernel's source.
+inline std::string kernel(const std::string& name) { return std::string(PARSYS_SOURCE_DIR) + "/sw/kernels/" + name + ".par"; }
+// Kernels that run in well under a second at every T (DMMM and JIM are loops of 5 M cycles).
+inline const char* const kKernels[] = {"gs", "sva", "hpf", "rgb_cmyk", "rgb_yiq"};
+
 inline isa::Program assemble_or_fail(const std::string& source, const std::string& name = "test.par") {
   const isa::AssemblyResult r = isa::assemble(source, name);
   EXPECT_TRUE(r.ok()) << r.messages();
