@@ -16,6 +16,8 @@ namespace par::testing {
 inline const std::string kGlobal = "--config " + config_file("device-dram.ini");
 // The test plug-in RAM (tests/plugin), loaded at run time.
 inline const std::string kTestRam = std::string("plugin:") + PARSYS_TEST_PLUGIN_DIR + "/test_ram.so";
+// The full-system red-black Gauss-Seidel (.MASTER host program and its PAR kernels).
+inline const std::string kRbGs = std::string(PARSYS_FULLSYSTEM_DIR) + "/rb_gs.par";
 
 // A --dump-mem region (0x<addr>:<len>) and the file parsys writes it to.
 inline std::string region(std::uint64_t addr, std::uint64_t len) {

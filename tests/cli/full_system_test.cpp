@@ -20,7 +20,6 @@ using namespace par::testing;
 
 const std::string kDeviceDram = "--config " + config_file("device-dram.ini") + " --platform.host master";
 const std::string kXd1000 = "--config " + config_file("xd1000.ini");
-const std::string kRbGs = std::string(PARSYS_FULLSYSTEM_DIR) + "/rb_gs.par";
 
 std::string bytes_of(const std::vector<double>& v) {
   std::string s(v.size() * 8, '\0');

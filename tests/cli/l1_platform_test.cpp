@@ -71,7 +71,6 @@ INSTANTIATE_TEST_SUITE_P(L1, L1EveryKernel, ::testing::ValuesIn(kernel_names()),
 class L1RbGs : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(L1RbGs, ConvergesToTheReferenceWithL1sOnTwoCores) {
-  const std::string kRbGs = std::string(PARSYS_FULLSYSTEM_DIR) + "/rb_gs.par";
   const par::isa::AssemblyResult a = par::isa::assemble_file(kRbGs);
   ASSERT_TRUE(a.ok()) << a.messages();
   const par::fullsystem::RbGsParams p = par::fullsystem::rb_gs_params(*a.program);
