@@ -103,7 +103,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   for (int i = 0; i < cfg_.cores; ++i) {
     cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
-                                                     cfg_.run.mode, period, quantum));
+                                                     cfg_.run.mode, cfg_.run.functional_width, period, quantum));
     bind(cores_.back()->mem, bus_->in);
   }
   // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no

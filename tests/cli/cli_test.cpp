@@ -115,6 +115,23 @@ TEST(Cli, FunctionalModeGivesTheSameMemory) {
   EXPECT_EQ(ma, mb);
 }
 
+// run.functional_width reaches the core: 20 threads in rounds of 7 are 3 rounds (with the same
+// results as one round of the default width).
+TEST(Cli, FunctionalWidthSetsTheThreadsPerRound) {
+  const std::string dir = temp_dir("fwidth");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 20\n.I1 0x100\n.CODE\n"
+                                                   "main: sll r1 = i0, 3\n mul r2 = i0, i0\n st8 i1[r1] = r2 #\n");
+  for (const std::string width : {"7", "1024"}) {
+    const Result r = parsys("run " + f + " -q --mode functional --run.functional_width " + width + " --out " + dir + "/" +
+                            width + " --dump-mem 0x100:160");
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  EXPECT_EQ(read_json(dir + "/7/stats.json")["core0"]["rounds"]["value"], 3);
+  EXPECT_EQ(read_json(dir + "/1024/stats.json")["core0"]["rounds"]["value"], 1);
+  EXPECT_EQ(read_file(dir + "/7/mem_0x100_160.bin"), read_file(dir + "/1024/mem_0x100_160.bin"));
+  EXPECT_EQ(read_file(dir + "/7/mem_0x100_160.bin").substr(8 * 19, 8), std::string("\x69\x01\0\0\0\0\0\0", 8));
+}
+
 TEST(Cli, AsmAndDisasmRoundTrip) {
   const std::string dir = temp_dir("asm");
   ASSERT_EQ(parsys("asm " + kernel("jim.par") + " -o " + dir + "/jim.bin").status, 0);
