@@ -66,6 +66,34 @@ std::optional<isa::Program> load_program(const std::string& path, std::ostream& 
   return r.program;
 }
 
+// The threads whose final registers --dump-regs asks for, checked before the run when the number of
+// threads is known: the packet of a .PAR file launched by parsys itself (not a host program).
+std::string check_register_request(const isa::Program& program, const platform::PlatformConfig& cfg,
+                                   const std::string& request, std::uint64_t first, std::uint64_t count) {
+  if (program.kind != isa::ProgramKind::Packet || !cfg.host_program.empty()) return "";
+  const auto threads = static_cast<std::uint64_t>(program.threads);
+  if (first < threads && count <= threads - first) return "";
+  return "--dump-regs '" + request + "': the packet has " + std::to_string(threads) + " threads" +
+         (threads > 0 ? " (0.." + std::to_string(threads - 1) + ")" : "");
+}
+
+// Final registers from every core (the scheduler spreads a packet's threads over the cores), in
+// thread order; a thread launched more than once (run.repeat) keeps the values of its last run.
+std::vector<core::ThreadRegisters> captured_registers(platform::Platform& plat) {
+  std::vector<core::ThreadRegisters> all;
+  for (int c = 0; c < plat.core_count(); ++c) {
+    const auto& regs = plat.core(c).captured_registers();
+    all.insert(all.end(), regs.begin(), regs.end());
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.thread < b.thread; });
+  std::vector<core::ThreadRegisters> last;
+  for (const core::ThreadRegisters& t : all) {
+    if (!last.empty() && last.back().thread == t.thread) last.back() = t;
+    else last.push_back(t);
+  }
+  return last;
+}
+
 struct CommandLine {
   po::variables_map vm;
   std::vector<std::string> module_args;  // canonical --name=value tokens for the simkit registry
@@ -313,8 +341,9 @@ int cmd_run(const std::vector<std::string>& args) {
       dumps.push_back(md);
     }
   std::uint64_t reg_first = 0, reg_count = 0;
+  const std::string reg_request = cl.vm.count("dump-regs") ? cl.vm["dump-regs"].as<std::string>() : "";
   if (cl.vm.count("dump-regs")) {
-    const std::string t = cl.vm["dump-regs"].as<std::string>();
+    const std::string& t = reg_request;
     const std::string e = platform::parse_dump_request(t.find(':') == std::string::npos ? t + ":1" : t, reg_first, reg_count);
     if (!e.empty()) {
       std::cerr << "parsys: --dump-regs '" << t << "': expected FIRST[:COUNT]\n";
@@ -326,13 +355,18 @@ int cmd_run(const std::vector<std::string>& args) {
   const std::string input = inputs.front();
   std::optional<isa::Program> program = load_program(input, std::cerr);
   if (!program) return kFailed;
+  if (reg_count > 0)
+    if (const std::string e = check_register_request(*program, cfg, reg_request, reg_first, reg_count); !e.empty()) {
+      std::cerr << "parsys: " << e << '\n';
+      return kUsage;
+    }
 
   platform::Platform plat(cfg, *program);
   if (!plat.ok()) {
     std::cerr << "parsys: " << plat.error() << '\n';
     return kUsage;
   }
-  if (reg_count > 0) plat.core(0).capture_registers(reg_first, reg_count);
+  for (int c = 0; reg_count > 0 && c < plat.core_count(); ++c) plat.core(c).capture_registers(reg_first, reg_count);
   platform::RunLimits limits;
   limits.max_host_seconds = cfg.run.max_host_seconds;
   limits.progress = cfg.run.progress == platform::Progress::On ||
@@ -377,15 +411,24 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<tlmcheck::Violation> violations;
   if (!cfg.protocol_check.stop_on_violation) violations = plat.links().violations();
   for (const auto& v : violations) std::cerr << "parsys: " << v.message << '\n';
+  const std::vector<core::ThreadRegisters> registers = captured_registers(plat);
+  // A thread of the request that never ran (a host program's packets have fewer threads).
+  const bool registers_missing = ok && registers.size() < reg_count;
+  if (registers_missing)
+    std::cerr << "parsys: --dump-regs '" << reg_request << "': " << reg_count - registers.size() << " of the "
+              << reg_count << " threads did not run\n";
   // A run stopped early (Ctrl-C, host-time limit, deadlock) still reports what it gathered.
-  if (!cl.vm["quiet"].as<bool>() && (ok || plat.stopped_early())) {
-    platform::write_report(std::cout, summary);
-    if (!cl.vm.count("out"))
+  // Without --out the dumps go to standard output, after the report (-q leaves out only the report).
+  if (ok || plat.stopped_early()) {
+    if (!cl.vm["quiet"].as<bool>()) platform::write_report(std::cout, summary);
+    if (!cl.vm.count("out")) {
       for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
+      platform::write_registers(std::cout, registers);
+    }
   }
   if (cl.vm.count("out")) {
     const std::string e = platform::write_output_dir(cl.vm["out"].as<std::string>(), plat.stats(), reg.effective_ini(),
-                                                     reg.effective_json(), dumps, core0.captured_registers());
+                                                     reg.effective_json(), dumps, registers);
     if (!e.empty()) {
       std::cerr << "parsys: " << e << '\n';
       return kFailed;
@@ -395,6 +438,7 @@ int cmd_run(const std::vector<std::string>& args) {
                 << plat.stats().launches().size() << " launches (--run.launch_stats -1 keeps every one)\n";
   }
   if (plat.interrupted()) return kInterrupted;
+  if (registers_missing) return kUsage;
   return ok && violations.empty() ? kOk : kFailed;
 }
 

@@ -231,6 +231,31 @@ TEST(CliErrors, BadDumpRequests) {
   EXPECT_TRUE(contains(r.out, "is outside the local memory")) << r.out;
 }
 
+// Without --out the registers are printed after the report (-q leaves out only the report); the
+// threads of a packet spread over several cores are all found.
+TEST(Cli, DumpRegistersWithoutOutGoesToStandardOutput) {
+  const std::string dir = temp_dir("regs");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 8\n.CODE\nmain: mul r5 = i0, 3 #\n");
+  const Result r = parsys("run " + f + " -q --dump-regs 5:3 --config " + config_file("device-dram.ini") +
+                          " --platform.cores 4");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("thread 5\n", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "thread 6\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "thread 7\n  r0 = 0x0000000000000000  r1 = ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "r5 = 0x0000000000000015")) << r.out;  // thread 7: 7 * 3
+  EXPECT_FALSE(contains(r.out, "thread 4\n")) << r.out;
+}
+
+TEST(CliErrors, DumpRegistersPastTheLastThreadBeforeTheRun) {
+  const std::string dir = temp_dir("regs_past");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 8\n.CODE\nmain: mul r5 = i0, 3 #\n");
+  for (const std::string range : {"8", "6:3", "0:9", "18446744073709551615:2"}) {
+    const Result r = parsys("run " + f + " --dump-regs " + range);
+    EXPECT_EQ(r.status, 2) << range;
+    EXPECT_EQ(r.out, "parsys: --dump-regs '" + range + "': the packet has 8 threads (0..7)\n") << range;
+  }
+}
+
 TEST(CliErrors, CorruptImage) {
   const std::string dir = temp_dir("corrupt");
   const std::string f = write_file(dir + "/x.bin", "this is not an image");
