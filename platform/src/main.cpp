@@ -53,17 +53,33 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+const char* kWerrorHelp = "treat assembler warnings as errors (exit status 1)";
+
+// Prints the assembler's diagnostics; with `werror` its warnings are errors. Returns the program
+// when there was no error.
+std::optional<isa::Program> report_assembly(const isa::AssemblyResult& r, bool werror, std::ostream& err) {
+  bool failed = !r.ok();
+  for (isa::Diagnostic d : r.diagnostics) {
+    if (werror && d.severity == isa::Diagnostic::Severity::Warning) {
+      d.severity = isa::Diagnostic::Severity::Error;
+      d.message += " [--Werror]";
+      failed = true;
+    }
+    err << d.str() << '\n';
+  }
+  if (failed) return std::nullopt;
+  return r.program;
+}
+
 // Loads a program: a .bin image, or any other file as assembly source.
-std::optional<isa::Program> load_program(const std::string& path, std::ostream& err) {
+std::optional<isa::Program> load_program(const std::string& path, bool werror, std::ostream& err) {
   if (ends_with(path, ".bin")) {
     std::string error;
     auto p = isa::load_image(path, &error);
     if (!p) err << "parsys: " << error << '\n';
     return p;
   }
-  const isa::AssemblyResult r = isa::assemble_file(path);
-  for (const isa::Diagnostic& d : r.diagnostics) err << d.str() << '\n';
-  return r.program;
+  return report_assembly(isa::assemble_file(path), werror, err);
 }
 
 // The threads whose final registers --dump-regs asks for, checked before the run when the number of
@@ -179,7 +195,8 @@ bool parse_command_line(const std::vector<std::string>& raw_args, const po::opti
 int cmd_asm(const std::vector<std::string>& args) {
   po::options_description desc("asm options");
   desc.add_options()("help,h", po::bool_switch(), "print this help")(
-      "output,o", po::value<std::string>(), "binary image to write")("input", po::value<std::string>(), "source file");
+      "output,o", po::value<std::string>(), "binary image to write")("Werror", po::bool_switch(), kWerrorHelp)(
+      "input", po::value<std::string>(), "source file");
   po::positional_options_description pos;
   pos.add("input", 1);
   po::variables_map vm;
@@ -197,11 +214,11 @@ int cmd_asm(const std::vector<std::string>& args) {
     std::cerr << "parsys asm: expected 'parsys asm FILE.par -o FILE.bin'\n";
     return kUsage;
   }
-  const isa::AssemblyResult r = isa::assemble_file(vm["input"].as<std::string>());
-  for (const isa::Diagnostic& d : r.diagnostics) std::cerr << d.str() << '\n';
-  if (!r.ok()) return kFailed;
+  const std::optional<isa::Program> program =
+      report_assembly(isa::assemble_file(vm["input"].as<std::string>()), vm["Werror"].as<bool>(), std::cerr);
+  if (!program) return kFailed;
   std::string error;
-  if (!isa::save_image(*r.program, vm["output"].as<std::string>(), &error)) {
+  if (!isa::save_image(*program, vm["output"].as<std::string>(), &error)) {
     std::cerr << "parsys asm: " << error << '\n';
     return kFailed;
   }
@@ -274,7 +291,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "trace-timeline", po::value<std::string>(), "write a Chrome/Perfetto timeline (JSON) of the run to FILE "
                                                   "(same as --trace.timeline)")(
       "vcd", po::value<std::string>(), "write a VCD waveform of the chosen signals to FILE (same as --trace.vcd)")(
-      "quiet,q", po::bool_switch(), "no report on standard output")(
+      "quiet,q", po::bool_switch(), "no report on standard output")("Werror", po::bool_switch(), kWerrorHelp)(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
   pos.add("input", -1);
@@ -353,7 +370,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (usage_error) return kUsage;
 
   const std::string input = inputs.front();
-  std::optional<isa::Program> program = load_program(input, std::cerr);
+  std::optional<isa::Program> program = load_program(input, cl.vm["Werror"].as<bool>(), std::cerr);
   if (!program) return kFailed;
   if (reg_count > 0)
     if (const std::string e = check_register_request(*program, cfg, reg_request, reg_first, reg_count); !e.empty()) {

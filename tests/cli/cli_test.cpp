@@ -256,6 +256,30 @@ TEST(CliErrors, DumpRegistersPastTheLastThreadBeforeTheRun) {
   }
 }
 
+TEST(CliErrors, AssemblerWarningsAreErrorsWithWerror) {
+  const std::string dir = temp_dir("werror");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1\n"
+                                                   "next: add r2 = r1, 1 #\n");
+  const std::string warning = f + ":5:7: warning: instruction has no stop bit '#': its block runs on into label "
+                                  "'next' (line 6)\n";
+  Result r = parsys("asm " + f + " -o " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, warning);
+  r = parsys("asm " + f + " -o " + dir + "/k2.bin --Werror");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, f + ":5:7: error: instruction has no stop bit '#': its block runs on into label 'next' (line 6) "
+                       "[--Werror]\n");
+  EXPECT_FALSE(std::ifstream(dir + "/k2.bin").good());
+  r = parsys("run " + f + " -q");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, warning);
+  r = parsys("run " + f + " -q --Werror");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "[--Werror]")) << r.out;
+}
+
+// Inputs that cannot be read end in one line on stderr and a non-zero exit: never SystemC's
+// "uncaught exception" on stdout, never a read that fills the host's memory.
 TEST(CliErrors, CorruptImage) {
   const std::string dir = temp_dir("corrupt");
   const std::string f = write_file(dir + "/x.bin", "this is not an image");

@@ -356,6 +356,19 @@ TEST(Assembler, WarningsDoNotStopAssembly) {
   EXPECT_EQ(r.messages(), "w.par:4:12: warning: xp target 300 is past the end of the program (1 instructions)\n");
 }
 
+TEST(Assembler, BlockRunningIntoALabelWithoutAStopBitIsAWarning) {
+  const std::string src = ".PAR\n.ADDRESS main\n.THREADS 1\n.CODE\nmain:   loop body\n  add r1 = r1, 1\n"
+                          "body:\n  add r2 = r2, 1\nalso:   add r3 = r3, 1 #\nend:    add r4 = r4, 1 #\n";
+  const AssemblyResult r = assemble(src, "w.par");
+  ASSERT_TRUE(r.ok()) << r.messages();
+  EXPECT_EQ(r.messages(),
+            "w.par:6:3: warning: instruction has no stop bit '#': its block runs on into label 'body' (line 7)\n"
+            "w.par:8:3: warning: instruction has no stop bit '#': its block runs on into label 'also' (line 9)\n");
+  // The program is the one written: the block simply continues.
+  EXPECT_FALSE(decode(r.program->code[1])->stop);
+  EXPECT_TRUE(decode(r.program->code[3])->stop);
+}
+
 TEST(Assembler, MissingFileIsReported) {
   const AssemblyResult r = assemble_file("/nonexistent/dir/k.par");
   EXPECT_FALSE(r.ok());

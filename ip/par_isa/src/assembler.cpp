@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "asm_assembler.hpp"
@@ -226,9 +227,27 @@ void Assembler::finish_code() {
     error(Loc{1, 1}, "no instructions");
     return;
   }
+  const auto has_stop = [](const CodeLine& cl) {
+    return std::any_of(cl.toks.begin(), cl.toks.end(), [](const Token& t) { return t.is('#'); });
+  };
   const CodeLine& last = code_lines_.back();
-  const bool stop = std::any_of(last.toks.begin(), last.toks.end(), [](const Token& t) { return t.is('#'); });
-  if (!stop) error(Loc{last.line, last.toks.front().col}, "last instruction has no stop bit '#'");
+  if (!has_stop(last)) error(Loc{last.line, last.toks.front().col}, "last instruction has no stop bit '#'");
+  // A labelled instruction is where control flow enters; a block that runs on into it without a
+  // stop bit is legal (one longer block) but almost always a forgotten '#'.
+  std::map<std::uint64_t, const std::pair<const std::string, Symbol>*> label_at;
+  for (const auto& entry : symbols_)
+    if (entry.second.is_code) {
+      const auto* known = label_at[entry.second.address];
+      if (known == nullptr || entry.second.line < known->second.line) label_at[entry.second.address] = &entry;
+    }
+  for (std::size_t pc = 0; pc + 1 < code_lines_.size(); ++pc) {
+    const auto next = label_at.find(pc + 1);
+    if (next == label_at.end() || has_stop(code_lines_[pc])) continue;
+    const CodeLine& cl = code_lines_[pc];
+    diags_.warning(cl.line, cl.toks.front().col,
+                   "instruction has no stop bit '#': its block runs on into label " + quote(next->second->first) +
+                       " (line " + std::to_string(next->second->second.line) + ")");
+  }
 }
 
 void Assembler::finish_header() {
