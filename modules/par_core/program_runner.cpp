@@ -1,6 +1,7 @@
 #include "program_runner.hpp"
 
 #include <cstring>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -80,7 +81,13 @@ ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const
   }
   std::unique_ptr<LoadedProgram> loaded = LoadedProgram::load(program, cfg, &run.error);
   if (!loaded) return run;
-  run.memory = std::make_unique<LocalMemory>(cfg.local_mem_base, cfg.local_mem_size);
+  try {
+    run.memory = std::make_unique<LocalMemory>(cfg.local_mem_base, cfg.local_mem_size);
+  } catch (const std::bad_alloc&) {
+    run.error = "the host cannot provide " + std::to_string(cfg.local_mem_size) +
+                " bytes of local memory (core.local_mem_size)";
+    return run;
+  }
   if (!load_data(program, *run.memory, &run.error)) return run;
 
   PacketEngine engine("core0", cfg, *loaded, *run.memory, nullptr, options.mode, options.functional_width);

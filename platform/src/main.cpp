@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -459,22 +460,7 @@ int cmd_run(const std::vector<std::string>& args) {
   return ok && violations.empty() ? kOk : kFailed;
 }
 
-}  // namespace
-
-// SystemC prints a copyright banner when its kernel starts unless this variable is set; parsys's
-// output is its report, so main() switches the banner off before handing over to SystemC.
-int main(int argc, char* argv[]) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
-}
-
-int sc_main(int argc, char* argv[]) {
-  if (argc < 2) {
-    std::cerr << kUsageText;
-    return kUsage;
-  }
-  const std::string command = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
+int run_command(const std::string& command, const std::vector<std::string>& args) {
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsageText << '\n';
     return cmd_run({"--help"});
@@ -484,4 +470,33 @@ int sc_main(int argc, char* argv[]) {
   if (command == "disasm") return cmd_disasm(args);
   std::cerr << "parsys: unknown command '" << command << "'\n\n" << kUsageText;
   return kUsage;
+}
+
+}  // namespace
+
+// SystemC prints a copyright banner when its kernel starts unless this variable is set; parsys's
+// output is its report, so main() switches the banner off before handing over to SystemC.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+// Every failure the commands foresee is a message and an exit status of their own; what is left
+// (the host running out of memory, a SystemC error during elaboration) ends here in one line on
+// stderr instead of SystemC's "uncaught exception" report on standard output.
+int sc_main(int argc, char* argv[]) {
+  if (argc < 2) {
+    std::cerr << kUsageText;
+    return kUsage;
+  }
+  try {
+    return run_command(argv[1], std::vector<std::string>(argv + 2, argv + argc));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "parsys: the host ran out of memory\n";
+  } catch (const sc_core::sc_report& r) {
+    std::cerr << "parsys: SystemC error: " << r.get_msg_type() << ": " << r.get_msg() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "parsys: internal error: " << e.what() << '\n';
+  }
+  return kFailed;
 }

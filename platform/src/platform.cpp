@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 #include <iomanip>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -102,8 +103,14 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   // Device side: PAR cores -> device interconnect -> [L2 banks ->] device DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   for (int i = 0; i < cfg_.cores; ++i) {
-    cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
-                                                     cfg_.run.mode, cfg_.run.functional_width, period, quantum));
+    try {
+      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
+                                                       cfg_.run.mode, cfg_.run.functional_width, period, quantum));
+    } catch (const std::bad_alloc&) {
+      error_ = "core" + std::to_string(i) + ": the host cannot provide its " +
+               simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";
+      return;
+    }
     bind(cores_.back()->mem, bus_->in);
   }
   // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no

@@ -179,7 +179,7 @@ TEST(CliErrors, ZeroLanesInAConfigFileNamesTheFileAndLine) {
 TEST(CliErrors, MissingProgramFileAndMissingConfigFile) {
   Result r = parsys("run /nonexistent/k.par");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.out, "/nonexistent/k.par:0:0: error: cannot open")) << r.out;
+  EXPECT_TRUE(contains(r.out, "/nonexistent/k.par:0:0: error: cannot read: No such file or directory")) << r.out;
   r = parsys("run " + kernel("gs.par") + " --config /nonexistent/c.ini");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.out, "cannot read config file '/nonexistent/c.ini'")) << r.out;
@@ -280,6 +280,51 @@ TEST(CliErrors, AssemblerWarningsAreErrorsWithWerror) {
 
 // Inputs that cannot be read end in one line on stderr and a non-zero exit: never SystemC's
 // "uncaught exception" on stdout, never a read that fills the host's memory.
+// Inputs that cannot be read end in one line on stderr and a non-zero exit: never SystemC's
+// "uncaught exception" on stdout, never a read that fills the host's memory.
+TEST(CliErrors, DirectoriesDevicesAndOversizedInputs) {
+  const std::string dir = temp_dir("dirs");
+  std::system(("mkdir -p '" + dir + "/k.bin'").c_str());
+  CliStreams r = parsys_streams("run " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "parsys: cannot read '" + dir + "/k.bin': it is a directory\n");
+  r = parsys_streams("run " + dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, dir + ":0:0: error: cannot read: it is a directory\n");
+  r = parsys_streams("disasm " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "parsys disasm: cannot read '" + dir + "/k.bin': it is a directory\n");
+  r = parsys_streams("run /dev/zero");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "/dev/zero:0:0: error: cannot read: it is a device, not a file\n");
+  r = parsys_streams("run " + kernel("gs.par") + " --config /dev/zero");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "parsys: cannot read config file '/dev/zero': it is a device, not a file\n");
+  // A pipe is read up to the limit only.
+  r = parsys_streams("run " + kernel("gs.par") + " --config /dev/stdin", "head -c 2000000 /dev/zero |");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "parsys: cannot read config file '/dev/stdin': it is larger than 1 MiB, the limit for this kind of "
+                   "input\n");
+  r = parsys_streams("run " + kernel("gs.par") + " --config " + dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "parsys: cannot read config file '" + dir + "': it is a directory\n");
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+// A local memory the host cannot map (here: an address-space limit below it) is a configuration
+// error naming the option. (AddressSanitizer needs terabytes of address space, so not under it.)
+TEST(CliErrors, LocalMemoryTheHostCannotProvide) {
+  const CliStreams r = parsys_streams("run " + kernel("gs.par") + " --core.local_mem_size 8G", "ulimit -v 4000000 &&");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "parsys: core0: the host cannot provide its 8 GiB of local memory (core.local_mem_size)\n");
+}
+#endif
+
 TEST(CliErrors, CorruptImage) {
   const std::string dir = temp_dir("corrupt");
   const std::string f = write_file(dir + "/x.bin", "this is not an image");

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "isa_test_support.hpp"
@@ -372,9 +374,22 @@ TEST(Assembler, BlockRunningIntoALabelWithoutAStopBitIsAWarning) {
 TEST(Assembler, MissingFileIsReported) {
   const AssemblyResult r = assemble_file("/nonexistent/dir/k.par");
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.messages(), "/nonexistent/dir/k.par:0:0: error: cannot open\n");
+  EXPECT_EQ(r.messages(), "/nonexistent/dir/k.par:0:0: error: cannot read: No such file or directory\n");
   const std::string dir = test::source_dir().string();
-  EXPECT_EQ(assemble_file(dir).messages(), dir + ":0:0: error: cannot open\n");
+  EXPECT_EQ(assemble_file(dir).messages(), dir + ":0:0: error: cannot read: it is a directory\n");
+  EXPECT_EQ(assemble_file("/proc/self/mem").messages(),
+            "/proc/self/mem:0:0: error: cannot read: read error: Input/output error\n");
+}
+
+// Devices and files past the limit are refused before anything is read.
+TEST(Assembler, DevicesAndSourcesLargerThan1GiBAreRefused) {
+  EXPECT_EQ(assemble_file("/dev/zero").messages(), "/dev/zero:0:0: error: cannot read: it is a device, not a file\n");
+  const std::string big = (std::filesystem::temp_directory_path() / "parsys_assembler_test_big.par").string();
+  { std::ofstream create(big); }
+  std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);  // sparse: nothing is written
+  EXPECT_EQ(assemble_file(big).messages(),
+            big + ":0:0: error: cannot read: it is larger than 1 GiB, the limit for this kind of input\n");
+  std::filesystem::remove(big);
 }
 
 }  // namespace

@@ -18,6 +18,10 @@ namespace par::isa::detail {
 // Upper bound on the data bytes of one file, so that `.zero 1000000000000` is an error instead of
 // an out-of-memory abort. Far above what a simulated kernel needs.
 inline constexpr std::uint64_t kMaxDataBytes = std::uint64_t{256} << 20;
+// Upper bound on a source file, far above the data limit written as text (a generated kernel
+// with 24 MiB of data is 24 MB of source), so that a wrong input such as a pipe that never ends
+// is refused instead of read until memory runs out.
+inline constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{1} << 30;
 inline constexpr std::uint64_t kInt64Max = 0x7FFFFFFFFFFFFFFFull;
 inline constexpr std::uint64_t kUint64Max = ~std::uint64_t{0};
 

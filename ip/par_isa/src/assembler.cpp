@@ -4,14 +4,13 @@
 #include "par/isa/assembler.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "asm_assembler.hpp"
 #include "names.hpp"
 #include "par/isa/encoding.hpp"
+#include "par/simkit/input_file.hpp"
 
 namespace par::isa {
 
@@ -321,21 +320,16 @@ AssemblyResult assemble(std::string_view source, const std::string& file_name) {
 }
 
 AssemblyResult assemble_file(const std::string& path) {
-  std::error_code ec;
-  std::ifstream f;
-  // A directory opens as a stream on Linux but cannot be read; report it like a missing file.
-  if (!std::filesystem::is_directory(path, ec)) f.open(path, std::ios::binary);
-  if (!f.is_open()) {
+  std::string text;
+  if (const std::string why = simkit::read_input_file(path, detail::kMaxSourceBytes, text); !why.empty()) {
     AssemblyResult r;
     Diagnostic d;
     d.file = path;
-    d.message = "cannot open";
+    d.message = "cannot read: " + why;
     r.diagnostics.push_back(d);
     return r;
   }
-  std::ostringstream buf;
-  buf << f.rdbuf();
-  return assemble(buf.str(), path);
+  return assemble(text, path);
 }
 
 }  // namespace par::isa

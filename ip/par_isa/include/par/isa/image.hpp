@@ -15,6 +15,7 @@ std::vector<std::uint8_t> write_image(const Program& program);
 std::optional<Program> read_image(const std::vector<std::uint8_t>& bytes, std::string* error);
 
 bool save_image(const Program& program, const std::string& path, std::string* error);
+// Refuses, with a message, a directory, a device, or a file larger than 1 GiB.
 std::optional<Program> load_image(const std::string& path, std::string* error);
 
 }  // namespace par::isa
