@@ -28,6 +28,7 @@
 #include "par/isa/assembler.hpp"
 #include "par/isa/disassembler.hpp"
 #include "par/isa/image.hpp"
+#include "par/plugin/crash_report.hpp"
 #include "par/simkit/options.hpp"
 #include "platform.hpp"
 #include "platform_options.hpp"
@@ -485,6 +486,7 @@ int main(int argc, char* argv[]) {
 // (the host running out of memory, a SystemC error during elaboration) ends here in one line on
 // stderr instead of SystemC's "uncaught exception" report on standard output.
 int sc_main(int argc, char* argv[]) {
+  plugin::install_crash_reporter();
   if (argc < 2) {
     std::cerr << kUsageText;
     return kUsage;
