@@ -255,7 +255,9 @@ int cmd_disasm(const std::vector<std::string>& args) {
     std::cerr << "parsys disasm: " << error << '\n';
     return kFailed;
   }
-  const std::string text = isa::disassemble_program(*program);
+  std::vector<std::string> problems;
+  const std::string text = isa::disassemble_program(*program, &problems);
+  for (const std::string& p : problems) std::cerr << "parsys disasm: warning: the listing does not assemble back: " << p << '\n';
   if (vm.count("output")) {
     std::ofstream f(vm["output"].as<std::string>());
     if (!(f << text)) {

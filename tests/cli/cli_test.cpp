@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include "par/isa/assembler.hpp"
+#include "par/isa/image.hpp"
 #include "par/simkit/options.hpp"
 #include "platform_options.hpp"
 #include "program_runner.hpp"
@@ -149,6 +151,23 @@ TEST(Cli, AsmAndDisasmRoundTrip) {
   EXPECT_EQ(read_json(dir + "/r1/stats.json")["core0"]["cycles"], read_json(dir + "/r2/stats.json")["core0"]["cycles"]);
 }
 
+TEST(Cli, DisasmWarnsWhatTheListingCannotSay) {
+  const std::string dir = temp_dir("disasm_warn");
+  const par::isa::AssemblyResult a =
+      par::isa::assemble(".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1 #\n", "k.par");
+  ASSERT_TRUE(a.ok()) << a.messages();
+  par::isa::Program p = *a.program;
+  p.data_labels["far"] = 0x5000;
+  std::string error;
+  ASSERT_TRUE(par::isa::save_image(p, dir + "/k.bin", &error)) << error;
+  const CliStreams r = parsys_streams("disasm " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "parsys disasm: warning: the listing does not assemble back: data label 'far' (0x5000) is left out: "
+                   "outside every data section\n");
+  EXPECT_TRUE(contains(r.out, "// This listing does not assemble back to the same program:\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "main:   add r1 = i0, 1 #")) << r.out;
+}
+
 // --- Bad input: a clear message and a non-zero exit status, never a crash. -------------------
 
 TEST(CliErrors, UnknownOptionSuggestsTheRightOne) {
@@ -278,8 +297,6 @@ TEST(CliErrors, AssemblerWarningsAreErrorsWithWerror) {
   EXPECT_TRUE(contains(r.out, "[--Werror]")) << r.out;
 }
 
-// Inputs that cannot be read end in one line on stderr and a non-zero exit: never SystemC's
-// "uncaught exception" on stdout, never a read that fills the host's memory.
 // Inputs that cannot be read end in one line on stderr and a non-zero exit: never SystemC's
 // "uncaught exception" on stdout, never a read that fills the host's memory.
 TEST(CliErrors, DirectoriesDevicesAndOversizedInputs) {
