@@ -302,6 +302,7 @@ int cmd_run(const std::vector<std::string>& args) {
 
   CommandLine cl;
   if (!parse_command_line(args, command, pos, reg, cl, std::cerr)) return kUsage;
+  platform::install_report_handler(cl.vm["quiet"].as<bool>());
   if (cl.vm["help"].as<bool>()) {
     std::cout << "usage: parsys run FILE [options]\n\n" << command << "\nmodule options (INI section = prefix):\n";
     reg.help(std::cout);
@@ -488,6 +489,7 @@ int main(int argc, char* argv[]) {
 // (the host running out of memory, a SystemC error during elaboration) ends here in one line on
 // stderr instead of SystemC's "uncaught exception" report on standard output.
 int sc_main(int argc, char* argv[]) {
+  platform::install_report_handler(false);
   plugin::install_crash_reporter();
   if (argc < 2) {
     std::cerr << kUsageText;
