@@ -61,9 +61,6 @@ struct Fixup {
 
 enum class Section { Header, Code, Data };
 
-// "0x1A2B", for messages.
-std::string hex(std::uint64_t v);
-
 // Assembles one source file: pass 1 reads every line (labels, directives, layout), pass 2
 // (finish) parses instructions and resolves labels once every address is known.
 class Assembler {

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 #include "asm_assembler.hpp"
 #include "names.hpp"
@@ -43,12 +42,6 @@ std::vector<Diagnostic> DiagSink::take_sorted() {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
   return std::move(list_);
-}
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,15 +15,10 @@ namespace par::isa {
 
 namespace {
 
+using detail::hex;
 using detail::register_name;
 
 using TargetNames = std::map<std::uint64_t, std::string>;  // instruction address -> label
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
-}
 
 std::string pred_pair(unsigned t, unsigned f) { return "p" + std::to_string(t) + std::to_string(f); }
 std::string pred(unsigned p) { return "p" + std::to_string(p); }
@@ -78,24 +73,6 @@ TargetNames first_names(const std::map<std::string, std::uint64_t>& labels) {
 
 bool is_control_target(const Instruction& in) {
   return in.op == Opcode::Xp || in.op == Opcode::LoopR || in.op == Opcode::Loop || in.op == Opcode::Par;
-}
-
-// `s` with every byte outside printable ASCII as \xNN: a name embedded in an image may hold a
-// newline, which would end the comment it is printed in.
-std::string printable(const std::string& s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7F && c != '\\') {
-      out += c;
-    } else {
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  return out;
 }
 
 // Writes a source file for `p`. Labels: the program's own, plus L<addr> for every control target
@@ -192,7 +169,7 @@ void ProgramWriter::label_names() {
 
 void ProgramWriter::header() {
   out_ << "// PAR " << (p_.kind == ProgramKind::Packet ? "packet" : "master") << " program";
-  if (!p_.source_file.empty()) out_ << " disassembled from " << printable(p_.source_file);
+  if (!p_.source_file.empty()) out_ << " disassembled from " << detail::escape_unprintable(p_.source_file);
   out_ << "\n" << (p_.kind == ProgramKind::Packet ? ".PAR" : ".MASTER") << "\n";
   const auto start = code_first_.find(p_.start);
   out_ << ".ADDRESS " << (start != code_first_.end() ? start->second : std::to_string(p_.start)) << "\n";
@@ -334,7 +311,7 @@ std::string disassemble_program(const Program& program, std::vector<std::string>
   if (problems != nullptr) *problems = notes;
   if (notes.empty()) return listing;
   std::string head = "// This listing does not assemble back to the same program:\n";
-  for (const std::string& n : notes) head += "//   " + printable(n) + "\n";
+  for (const std::string& n : notes) head += "//   " + detail::escape_unprintable(n) + "\n";
   const std::size_t first_line = listing.find('\n') + 1;
   return listing.substr(0, first_line) + head + listing.substr(first_line);
 }

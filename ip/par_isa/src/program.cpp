@@ -1,7 +1,8 @@
 #include "par/isa/program.hpp"
 
 #include <algorithm>
-#include <sstream>
+
+#include "names.hpp"
 
 namespace par::isa {
 
@@ -24,11 +25,7 @@ std::pair<std::uint64_t, std::uint64_t> Program::data_extent() const {
 
 namespace {
 
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
-}
+using detail::hex;
 
 void label_differences(const char* what, const std::map<std::string, std::uint64_t>& a,
                        const std::map<std::string, std::uint64_t>& b, std::vector<std::string>& out) {
