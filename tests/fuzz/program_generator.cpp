@@ -27,6 +27,14 @@ std::uint8_t destination(ByteReader& in) {
   return r == kBase ? 15 : r;
 }
 std::uint8_t predicate(ByteReader& in) { return static_cast<std::uint8_t>(in.in(0, 7)); }
+// A signed 9-bit immediate, -256..255.
+std::int64_t imm9(ByteReader& in) { return in.in(-128, 127) * 2 + in.in(0, 1); }
+// The two predicate targets of a compare or predicate-logic instruction (pt = pf only as p0).
+void predicate_targets(ByteReader& in, Instruction& x) {
+  x.pt = predicate(in);
+  x.pf = predicate(in);
+  if (x.pt == x.pf) x.pf = 0;
+}
 
 // A value, compare, predicate-logic or memory instruction (the shapes of the opcode table).
 Instruction data_instruction(ByteReader& in) {
@@ -50,7 +58,7 @@ Instruction data_instruction(ByteReader& in) {
       x.imm_form = imm;
       if (!imm) x.rb = source(in);
       else if (m.i_op6 == isa::info(Opcode::Sll).i_op6) x.imm = in.in(0, 63);
-      else x.imm = in.in(-128, 127) * 2 + in.in(0, 1);
+      else x.imm = imm9(in);
       break;
     case Shape::Unary:
       x.rd = destination(in);
@@ -83,18 +91,14 @@ Instruction data_instruction(ByteReader& in) {
       break;
     }
     case Shape::Compare:
-      x.pt = predicate(in);
-      x.pf = predicate(in);
-      if (x.pt == x.pf) x.pf = 0;
+      predicate_targets(in, x);
       x.ra = source(in);
       x.imm_form = imm;
-      if (imm) x.imm = in.in(-128, 127) * 2 + in.in(0, 1);
+      if (imm) x.imm = imm9(in);
       else x.rb = source(in);
       break;
     case Shape::PredLogic:
-      x.pt = predicate(in);
-      x.pf = predicate(in);
-      if (x.pt == x.pf) x.pf = 0;
+      predicate_targets(in, x);
       x.pa = predicate(in);
       x.pb = predicate(in);
       break;
