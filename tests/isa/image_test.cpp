@@ -263,6 +263,13 @@ TEST(Image, SaveAndLoadFiles) {
   EXPECT_EQ(err, "cannot open '/nonexistent/dir/x.bin' for writing");
 }
 
+TEST(Image, ChecksumIsTheIeeeCrc32) {
+  const std::string check = "123456789";  // the CRC-32 check value
+  EXPECT_EQ(image_checksum(reinterpret_cast<const std::uint8_t*>(check.data()), check.size()), 0xCBF43926u);
+  const std::vector<std::uint8_t> img = write_image(Program{});
+  EXPECT_EQ(image_checksum(img.data(), img.size() - 4), test::crc32(img.data(), img.size() - 4));
+}
+
 // Inputs that are not image files: one message each, no exception, no unbounded read.
 TEST(Image, DirectoriesDevicesAndUnreadableFilesAreRefused) {
   std::string err;

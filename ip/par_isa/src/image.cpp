@@ -23,16 +23,6 @@ constexpr std::size_t kCrcSize = 4;
 // 2^26 words): the bound keeps a wrong file from filling the host's memory.
 constexpr std::uint64_t kMaxImageBytes = std::uint64_t{1} << 30;
 
-// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bitwise: images are small.
-std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < n; ++i) {
-    c ^= p[i];
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  return ~c;
-}
-
 class Writer {
  public:
   void u8(std::uint8_t v) { b_.push_back(v); }
@@ -191,6 +181,16 @@ bool read_body(Reader& r, Program& p, std::string* error) {
 
 }  // namespace
 
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bitwise: images are small.
+std::uint32_t image_checksum(const std::uint8_t* p, std::size_t n) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+
 std::vector<std::uint8_t> write_image(const Program& p) {
   Writer w;
   for (std::uint8_t b : kMagic) w.u8(b);
@@ -219,7 +219,7 @@ std::vector<std::uint8_t> write_image(const Program& p) {
     write_labels(w, p.code_labels);
     write_labels(w, p.data_labels);
   }
-  w.u32(crc32(w.buf().data(), w.buf().size()));
+  w.u32(image_checksum(w.buf().data(), w.buf().size()));
   return w.take();
 }
 
@@ -234,7 +234,7 @@ std::optional<Program> read_image(const std::vector<std::uint8_t>& bytes, std::s
   }
   const std::size_t body = bytes.size() - kCrcSize;
   Reader tail(bytes.data() + body, kCrcSize);
-  if (tail.u32() != crc32(bytes.data(), body)) {
+  if (tail.u32() != image_checksum(bytes.data(), body)) {
     fail(error, "checksum mismatch (truncated or corrupt image)");
     return std::nullopt;
   }

@@ -11,6 +11,9 @@
 namespace par::isa {
 
 std::vector<std::uint8_t> write_image(const Program& program);
+// The image format's checksum (CRC-32, IEEE 802.3) of `n` bytes: the last field of an image is
+// the checksum of every byte before it (tools that build or edit images).
+std::uint32_t image_checksum(const std::uint8_t* bytes, std::size_t n);
 // Returns nothing and sets `error` for a truncated, corrupt or foreign file.
 std::optional<Program> read_image(const std::vector<std::uint8_t>& bytes, std::string* error);
 
