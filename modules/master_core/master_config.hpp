@@ -25,8 +25,8 @@ struct MasterConfig {
   double poll_ns = 100;             // poll / flag: time between two polls
   std::uint64_t flag_addr = 0;      // flag: the host-memory completion flag
   double wait_limit_ns = 1e10;      // a wait longer than this is an error (0 = none)
-  int control_stack_depth = 64;     // command-stack entries of the .MASTER interpreter (ISA §7.2)
-  std::int64_t max_instructions = 10'000'000'000;  // .MASTER run limit (ISA §9.2)
+  int control_stack_depth = 64;     // command-stack entries of the .MASTER interpreter (docs/isa.md §7.2)
+  std::int64_t max_instructions = 10'000'000'000;  // .MASTER run limit (docs/isa.md §9.2)
 
   // Every violated constraint as "master.<option>: <why>"; empty when valid.
   std::vector<std::string> validate() const;

@@ -1,4 +1,4 @@
-// The master core as a SystemC module (architecture.md "Blocks and sockets"; README.md): the host
+// The master core as a SystemC module (docs/architecture.md "Blocks and sockets"; README.md): the host
 // CPU. It runs either a C++ host program (runtime::HostProgram, against the host runtime) or the
 // .MASTER program of the loaded .par file (MasterInterpreter), in one SC_THREAD. Every access
 // goes out through `bus` as a timed TLM transaction; the lead binds it to the host interconnect,

@@ -1,4 +1,4 @@
-// The PAR core as a SystemC module (architecture.md "Blocks and sockets").
+// The PAR core as a SystemC module (docs/architecture.md "Blocks and sockets").
 //
 // One SC_THREAD per core advances the plain-C++ PacketEngine (no SystemC process per pipeline
 // stage). A packet is launched by a blocking TLM write of a PacketDescriptor to `ctrl`; the write

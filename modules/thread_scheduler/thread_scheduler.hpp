@@ -1,4 +1,4 @@
-// The PAR thread scheduler as a SystemC/TLM-2.0 module (architecture.md "Blocks and sockets";
+// The PAR thread scheduler as a SystemC/TLM-2.0 module (docs/architecture.md "Blocks and sockets";
 // README.md).
 //
 //   host (over the link) --> regs      [registers, bounded packet queue]

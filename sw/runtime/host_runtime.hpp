@@ -118,7 +118,7 @@ class HostRuntime {
   // --- packets ---------------------------------------------------------------------------------
   // Stages START, THREADS, FLAG_ADDR, TAG and I1..I15 in one 256-byte write, then rings DOORBELL
   // (which blocks while the scheduler's queue is full). `inherited` lists i1, i2, ... (at most
-  // 15; the rest are 0). threads <= 0 launches nothing (ISA §7.8) and returns Launch{0}.
+  // 15; the rest are 0). threads <= 0 launches nothing (docs/isa.md §7.8) and returns Launch{0}.
   Launch launch(const Kernel& kernel, std::int64_t threads, std::initializer_list<std::uint64_t> inherited = {});
   // i1..i15 at index 1..15 (index 0 is ignored).
   Launch launch(const Kernel& kernel, std::int64_t threads, const std::array<std::uint64_t, 16>& inherited);
