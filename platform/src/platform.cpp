@@ -100,8 +100,9 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     return bus.add_port(std::move(regions));
   };
 
-  // Device side: PAR cores -> device interconnect -> [L2 banks ->] device DRAM.
+  // Device side: PAR cores -> [private L1s ->] device interconnect -> [L2 banks ->] device DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
+  if (cfg_.l1.enabled) l1_ = std::make_unique<l1::L1Caches>("l1", cfg_.l1, static_cast<unsigned>(cfg_.cores), period);
   for (int i = 0; i < cfg_.cores; ++i) {
     try {
       cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
@@ -111,7 +112,13 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
                simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";
       return;
     }
-    bind(cores_.back()->mem, bus_->in);
+    if (!l1_) {
+      bind(cores_.back()->mem, bus_->in);
+      continue;
+    }
+    l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
+    bind(cores_.back()->mem, l1.in);
+    bind(l1.out, bus_->in);
   }
   // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no
   // DRAM behind them.
@@ -158,7 +165,16 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   // The thread scheduler splits packets over the cores; its registers sit on the interconnect,
   // its completion-flag writes go out through it.
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
-  for (auto& c : cores_) bind(scheduler_->cores, c->ctrl);
+  for (std::size_t i = 0; i < cores_.size(); ++i) {
+    if (!l1_) {
+      bind(scheduler_->cores, cores_[i]->ctrl);
+      continue;
+    }
+    // Launches pass through the core's L1, which writes back and empties itself when one returns.
+    l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
+    bind(scheduler_->cores, l1.ctrl_in);
+    bind(l1.ctrl_out, cores_[i]->ctrl);
+  }
   bind(scheduler_->notify, bus_->in);
   error_ = attach(*bus_, scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
   if (!error_.empty()) return;
@@ -308,6 +324,8 @@ std::string Platform::load_global_data() {
 }
 
 std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len) {
+  // A run that stopped early may have left results in the L1s (a completed share leaves none).
+  if (l1_) l1_->flush(false);
   if (cores_[0]->local_memory().contains(addr, len)) {
     cores_[0]->local_memory().read_block(addr, data, len);
     return "";
@@ -330,6 +348,7 @@ std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::s
 std::vector<simkit::StatGroup*> Platform::module_stats() {
   std::vector<simkit::StatGroup*> g{&bus_->stats(), &scheduler_->stats()};
   if (links_->enabled()) g.push_back(&links_->stats());
+  if (l1_) g.push_back(&l1_->stats());
   if (l2_) g.push_back(&l2_->stats());
   if (dram_) g.push_back(&dram_->stats());
   if (host_bus_) g.push_back(&host_bus_->stats());

@@ -9,6 +9,7 @@
 #include "dram_config.hpp"
 #include "ht_config.hpp"
 #include "interconnect.hpp"
+#include "l1_config.hpp"
 #include "l2_config.hpp"
 #include "master_config.hpp"
 #include "packet_engine.hpp"
@@ -63,6 +64,7 @@ struct PlatformConfig {
   ht::HtConfig ht;
   dram::DramConfig host_mem;
   master::MasterConfig master;  // scheduler_base, heap and flag are completed by the platform  // a DRAM model of host memory (ddr-333 unless host_mem.preset says otherwise)
+  l1::L1Config l1;  // a private L1 data cache per core (off by default)
   l2::L2Config l2;
   dram::DramConfig dram;
   plugin::PluginConfig dram_model;      // --dram.model builtin | plugin:LIB, --dram.plugin_args
