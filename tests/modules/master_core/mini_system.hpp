@@ -86,7 +86,7 @@ class MiniSystem {
     sched_.notify.bind(dev_bus_.in);
     for (int c = 0; c < cfg_.cores; ++c) {
       cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(c)).c_str(), cfg_.core, *loaded_,
-                                                       core::RunMode::Timing, period, quantum));
+                                                       core::RunMode::Timing, /*functional_width=*/1, period, quantum));
       cores_.back()->mem.bind(dev_bus_.in);
       sched_.cores.bind(cores_.back()->ctrl);
     }
