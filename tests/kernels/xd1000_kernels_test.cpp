@@ -13,6 +13,8 @@
 namespace par::kernels {
 namespace {
 
+using testing::final_image;
+using testing::initial_image;
 using testing::same_elements;
 
 const isa::Program& program_of(const Xd1000Kernel& k) {
@@ -58,19 +60,6 @@ const RunSetup kSetups[] = {
     {"functional", 1, false, core::RunMode::Functional},
 };
 
-std::vector<std::uint8_t> image(const core::ProgramRun& run, std::uint64_t lo, std::uint64_t hi) {
-  std::vector<std::uint8_t> bytes(hi - lo, 0);
-  if (run.ok && run.memory) run.memory->read_block(lo, bytes.data(), bytes.size());
-  return bytes;
-}
-
-std::vector<std::uint8_t> initial_image(const isa::Program& p, std::uint64_t lo, std::uint64_t hi) {
-  std::vector<std::uint8_t> bytes(hi - lo, 0);
-  for (const isa::DataSection& s : p.data)
-    if (!s.bytes.empty()) std::memcpy(&bytes[s.address - lo], s.bytes.data(), s.bytes.size());
-  return bytes;
-}
-
 class Xd1000Kernels : public ::testing::TestWithParam<std::tuple<std::string, RunSetup>> {};
 
 TEST_P(Xd1000Kernels, OutputEqualsReferenceAndNothingElseChanges) {
@@ -90,7 +79,7 @@ TEST_P(Xd1000Kernels, OutputEqualsReferenceAndNothingElseChanges) {
   EXPECT_TRUE(same_elements(run.read(out, k.output_words, 8), expected));
 
   const auto [lo, hi] = p.data_extent();
-  const std::vector<std::uint8_t> before = initial_image(p, lo, hi), after = image(run, lo, hi);
+  const std::vector<std::uint8_t> before = initial_image(p, lo, hi), after = final_image(run, lo, hi);
   std::size_t changed_outside = 0, changed_inside = 0;
   for (std::uint64_t a = lo; a < hi; ++a) {
     const bool inside = a >= out && a < out + 8 * k.output_words;
