@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,12 @@ class ControlUnit {
   std::size_t depth() const { return stack_.size(); }
   // Loop predicates (other than p0) read by the block-end processing of the last step.
   const std::vector<std::uint8_t>& block_end_predicates() const { return bep_preds_; }
+
+  // The same PC, mask and stack (entries and their masks) as `o` (a copy taken earlier).
+  bool same_state(const ControlUnit& o) const;
+  // The open entries above the round's PAR entry, outermost first, e.g. "conditional loop on p1
+  // (body at pc 6) with 7 threads". `where(pc)` names a PC ("pc 6 (k.par:12)").
+  std::vector<std::string> describe_open_entries(const std::function<std::string(std::uint64_t)>& where) const;
 
  private:
   enum class Kind : std::uint8_t { Par, Ret, CLoop, PLoop };

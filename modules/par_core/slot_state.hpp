@@ -3,6 +3,8 @@
 // Slot s = lane * T + thread slot (lane-major, like the thread index mapping of docs/isa.md §2.1).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +28,12 @@ class SlotState {
   const std::uint64_t* reg(int r) const { return &regs_[static_cast<std::size_t>(r) * slots_]; }
   std::uint8_t* pred(int p) { return &preds_[static_cast<std::size_t>(p) * slots_]; }
   const std::uint8_t* pred(int p) const { return &preds_[static_cast<std::size_t>(p) * slots_]; }
+
+  // Same r0..r15 and p0..p7 in every slot (i0..i15 are fixed within a round).
+  bool same_threads(const SlotState& o) const {
+    return slots_ == o.slots_ && preds_ == o.preds_ &&
+           std::equal(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_), o.regs_.begin());
+  }
 
   // Packet start: i1..i15 are the packet's values for every slot.
   void set_inherited(const std::uint64_t (&values)[16]) {
