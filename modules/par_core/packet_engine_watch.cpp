@@ -12,9 +12,9 @@ namespace par::core {
 
 namespace {
 
-// First checks come early (a hang is found in milliseconds), later ones every 2^21 ticks.
+// First checks come early (a hang is found in milliseconds), later ones every 2^20 ticks.
 constexpr Cycle kFirstInterval = Cycle{1} << 12;
-constexpr Cycle kMaxInterval = Cycle{1} << 21;
+constexpr Cycle kMaxInterval = Cycle{1} << 20;
 
 // "threads 0-3, 6" (at most 8 ranges, then "...").
 std::string thread_list(const std::uint8_t* mask, int slots, std::uint64_t first) {
