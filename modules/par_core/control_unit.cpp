@@ -34,14 +34,21 @@ void ControlUnit::set_mask(const std::uint8_t* m) {
   active_ = n;
 }
 
-bool ControlUnit::same_state(const ControlUnit& o) const {
-  if (pc_ != o.pc_ || round_ended_ != o.round_ended_ || stack_.size() != o.stack_.size() || mask_ != o.mask_) return false;
+void ControlUnit::save(Saved& out) const {
+  out.pc = pc_;
+  out.round_ended = round_ended_;
+  out.mask = mask_;
+  out.stack = stack_;
+  out.masks.assign(masks_.begin(), masks_.begin() + static_cast<std::ptrdiff_t>(stack_.size() * static_cast<std::size_t>(S_)));
+}
+
+bool ControlUnit::same_state(const Saved& o) const {
+  if (pc_ != o.pc || round_ended_ != o.round_ended || stack_.size() != o.stack.size() || mask_ != o.mask) return false;
   for (std::size_t i = 0; i < stack_.size(); ++i) {
-    const Entry &a = stack_[i], &b = o.stack_[i];
+    const Entry &a = stack_[i], &b = o.stack[i];
     if (a.kind != b.kind || a.qp != b.qp || a.addr != b.addr || a.count != b.count || a.active != b.active) return false;
   }
-  const std::size_t used = stack_.size() * static_cast<std::size_t>(S_);
-  return std::equal(masks_.begin(), masks_.begin() + static_cast<std::ptrdiff_t>(used), o.masks_.begin());
+  return std::equal(o.masks.begin(), o.masks.end(), masks_.begin());
 }
 
 std::vector<std::string> ControlUnit::describe_open_entries(

@@ -463,7 +463,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   std::int64_t fetched = 0;
   stopped_ = false;
   rounds_started_ = 0;
-  watch_ = Watch{};
+  watch_.interval = 0;
   rearm(0);
   // A failed or stopped packet still reports the work it did.
   const bool ok = select_ ? run_contexts(packet, rounds, fetch, fetched, stats, error)

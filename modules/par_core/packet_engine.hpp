@@ -223,10 +223,14 @@ class PacketEngine {
     std::uint64_t pc = 0;
     std::uint64_t effects = 0;
     std::int64_t fetched_at = 0;
-    std::vector<ControlUnit> control;
-    std::vector<SlotState> state;
-    std::vector<std::uint64_t> round;
-    std::vector<std::uint8_t> active;
+    struct Saved {  // one context
+      ControlUnit::Saved control;
+      std::vector<std::uint64_t> regs;
+      std::vector<std::uint8_t> preds;
+      std::uint64_t round = 0;
+      bool active = false;
+    };
+    std::vector<Saved> saved;  // kept across packets: saving reuses the memory
   } watch_;
   std::int64_t fetched_now_ = 0;  // fetched count at the last watch point (for the message)
 };

@@ -12,8 +12,9 @@ namespace par::core {
 
 namespace {
 
-// First checks come early (a hang is found in milliseconds), later ones every 2^20 ticks.
-constexpr Cycle kFirstInterval = Cycle{1} << 12;
+// The first check after 2^16 ticks (a hang is found in well under a second; shorter packets,
+// most of them, never take a snapshot), later ones every 2^20 ticks.
+constexpr Cycle kFirstInterval = Cycle{1} << 16;
 constexpr Cycle kMaxInterval = Cycle{1} << 20;
 
 // "threads 0-3, 6" (at most 8 ranges, then "...").
@@ -54,11 +55,11 @@ void PacketEngine::rearm(Cycle tick) {
 bool PacketEngine::same_as_snapshot() const {
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const Context& c = *contexts_[i];
+    const Watch::Saved& w = watch_.saved[i];
     const bool active = !select_ || active_[i];
-    if (active != (watch_.active[i] != 0)) return false;
+    if (active != w.active) return false;
     if (!active) continue;
-    if (c.round != watch_.round[i] || !c.control.same_state(watch_.control[i]) || !c.state.same_threads(watch_.state[i]))
-      return false;
+    if (c.round != w.round || !c.control.same_state(w.control) || !c.state.same_threads(w.regs, w.preds)) return false;
   }
   return true;
 }
@@ -116,16 +117,14 @@ bool PacketEngine::watch_point(Context& x, Cycle tick, std::string* error) {
   w.pc = x.control.pc();
   w.effects = effects();
   w.fetched_at = fetched_now_;
-  w.control.clear();
-  w.state.clear();
-  w.round.clear();
-  w.active.clear();
+  w.saved.resize(contexts_.size());
   for (std::size_t i = 0; i < contexts_.size(); ++i) {
     const Context& c = *contexts_[i];
-    w.control.push_back(c.control);
-    w.state.push_back(c.state);
-    w.round.push_back(c.round);
-    w.active.push_back(!select_ || active_[i]);
+    Watch::Saved& saved = w.saved[i];
+    c.control.save(saved.control);
+    c.state.save_threads(saved.regs, saved.preds);
+    saved.round = c.round;
+    saved.active = !select_ || active_[i];
   }
   w.next_check = -1;
   return true;

@@ -29,10 +29,14 @@ class SlotState {
   std::uint8_t* pred(int p) { return &preds_[static_cast<std::size_t>(p) * slots_]; }
   const std::uint8_t* pred(int p) const { return &preds_[static_cast<std::size_t>(p) * slots_]; }
 
-  // Same r0..r15 and p0..p7 in every slot (i0..i15 are fixed within a round).
-  bool same_threads(const SlotState& o) const {
-    return slots_ == o.slots_ && preds_ == o.preds_ &&
-           std::equal(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_), o.regs_.begin());
+  // Copies r0..r15 and p0..p7 of every slot (i0..i15 are fixed within a round) into `regs` and
+  // `preds`, reusing their memory; same_threads() compares with such a copy.
+  void save_threads(std::vector<std::uint64_t>& regs, std::vector<std::uint8_t>& preds) const {
+    regs.assign(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_));
+    preds = preds_;
+  }
+  bool same_threads(const std::vector<std::uint64_t>& regs, const std::vector<std::uint8_t>& preds) const {
+    return preds == preds_ && std::equal(regs.begin(), regs.end(), regs_.begin());
   }
 
   // Packet start: i1..i15 are the packet's values for every slot.

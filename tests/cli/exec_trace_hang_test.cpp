@@ -22,14 +22,7 @@ const std::string kLongLoop =
     "        add   r2 = r2, 1    #\n"
     "body:   add   r1 = r1, 1    #\n";
 
-const std::string kSpin =
-    ".PAR\n.ADDRESS main\n.THREADS 8\n.CODE\n"
-    "main:   set   r1 = 1\n"
-    "        eq    p1 = r1, 1\n"
-    "        (p1) loop body\n"
-    "        add   r2 = r2, 1    #\n"
-    "body:   add   r3 = r1, 0\n"
-    "        eq    p1 = r1, 1    #\n";
+const std::string kSpin = source_path("tests/core/programs/endless_spin.par");
 
 std::size_t count_lines(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -70,7 +63,7 @@ TEST(ExecTraceCli, BoundIsReportedAndBadFiltersAreUsageErrors) {
 
 TEST(HangCli, EndlessLoopIsReportedInBothModesWithTheReasonInStatsJson) {
   const std::string dir = temp_dir("hang_spin");
-  const std::string prog = write_file(dir + "/spin.par", kSpin);
+  const std::string& prog = kSpin;
   for (const std::string mode : {"timing", "functional"}) {
     const CliResult r = parsys("run " + prog + " -q --mode " + mode + " --out " + dir + "/" + mode);
     EXPECT_EQ(r.status, 1) << r.out;
