@@ -215,7 +215,7 @@ ControlKind control_kind(Opcode op) {
 
 // Inlined into both loops: the single stream then keeps its fetch cycle in a register, as the
 // loop did before contexts existed.
-template <bool kSelect>
+template <bool kSelect, bool kTrace>
 [[gnu::always_inline]] inline bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched,
                                                       CoreStats& stats, std::string* error) {
   const bool timed = mode_ == RunMode::Timing;
@@ -237,7 +237,7 @@ template <bool kSelect>
       if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
         t = timing_->wait_for_committed(t, in.rd, StallCause::RegisterWait, x.index);
     }
-    if (exec_listener_ != nullptr) report_step(x, timed ? t : fetched - 1);
+    if (kTrace && exec_listener_ != nullptr) report_step(x, timed ? t : fetched - 1);
     const ControlUnit::Outcome out = x.control.execute(in, size);
     if (out.error) return fail(error, x, out.message, out.error_slots[0], out.error_slots[1]);
     ++stats.control[static_cast<std::size_t>(control_kind(in.op))];
@@ -280,12 +280,14 @@ template <bool kSelect>
        << f.cause << ")";
     return fail(error, x, os.str(), f.slot);
   }
-  if (exec_listener_ != nullptr) report_step(x, timed ? fetch - 1 : fetched - 1);
+  if (kTrace && exec_listener_ != nullptr) report_step(x, timed ? fetch - 1 : fetched - 1);
   x.control.advance(in.stop);
   return true;
 }
 
-// The plain core: one instruction stream, rounds one after the other.
+// The plain core: one instruction stream, rounds one after the other. kTrace: an execution
+// listener is attached (a separate instantiation, so that the loop without one has no test).
+template <bool kTrace>
 bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch_out,
                               std::int64_t& fetched_out, CoreStats& stats, std::string* error) {
   const bool timed = mode_ == RunMode::Timing;
@@ -297,7 +299,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
   for (std::uint64_t round = 0; ok && round < rounds; ++round) {
     start_round(x, round, packet, stats);
     while (!x.control.round_ended()) {
-      if (!step<false>(x, fetch, fetched, stats, error)) {
+      if (!step<false, kTrace>(x, fetch, fetched, stats, error)) {
         ok = false;
         break;
       }
@@ -397,7 +399,7 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
       fetch = e;
     }
     fetch = at;
-    if (!step<true>(x, fetch, fetched, stats, error)) return false;
+    if (!step<true, true>(x, fetch, fetched, stats, error)) return false;
     ContextCounters& counters = stats.contexts[static_cast<std::size_t>(c)];
     ++counters.slots;
     const bool backend = w.unit >= 0;
@@ -466,8 +468,9 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   watch_.interval = 0;
   rearm(0);
   // A failed or stopped packet still reports the work it did.
-  const bool ok = select_ ? run_contexts(packet, rounds, fetch, fetched, stats, error)
-                          : run_single(packet, rounds, fetch, fetched, stats, error);
+  const bool ok = select_            ? run_contexts(packet, rounds, fetch, fetched, stats, error)
+                  : exec_listener_ ? run_single<true>(packet, rounds, fetch, fetched, stats, error)
+                                   : run_single<false>(packet, rounds, fetch, fetched, stats, error);
   // Rounds end in a different order on different contexts; captured registers go by thread.
   if (select_)
     std::stable_sort(captured_.begin(), captured_.end(),

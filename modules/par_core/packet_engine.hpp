@@ -166,7 +166,8 @@ class PacketEngine {
   // Fetches and executes the instruction at x's PC in cycle `fetch` and moves `fetch` to the
   // frontend's next free cycle. False on a runtime error.
   // kSelect: called by the context-selection loop (per-context accounting, any context).
-  template <bool kSelect>
+  // kTrace: may report to the execution listener.
+  template <bool kSelect, bool kTrace>
   bool step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
   // Called when the tick (cycle, functional mode: fetch count) passes watch_.next_check: the run
   // limit, the stop check and the endless-loop check (packet_engine_watch.cpp). False with the
@@ -176,6 +177,7 @@ class PacketEngine {
   std::string endless_loop_cause(const Context& x, Cycle tick) const;
   std::uint64_t effects() const;
   void rearm(Cycle tick);
+  template <bool kTrace>
   bool run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
                   std::string* error);
   bool run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
