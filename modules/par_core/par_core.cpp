@@ -23,7 +23,8 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
       period_(clock_period),
       quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
-      engine_(this->name(), cfg, program, local_, this, mode, functional_width) {
+      engine_(this->name(), cfg, program, local_, this, mode, functional_width),
+      program_(program) {
   if (period_.value() > 1) {
     period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
     period_limit_ = ~sc_dt::uint64{0} / period_.value();
@@ -49,14 +50,22 @@ void ParCore::run_thread() {
     std::string error;
     packet_start_ = sc_core::sc_time_stamp();
     if (trace_ != nullptr) trace_->begin_packet(to_ps_(packet_start_), to_ps_(period_));
+    if (exec_trace_ != nullptr)
+      exec_trace_->begin_packet(packet_start_.value() / period_.value(), to_ps_(packet_start_), to_ps_(period_));
     in_engine_ = true;
     last_ok_ = engine_.run(packet, stats, &error);
     in_engine_ = false;
     const auto& regs = engine_.captured_registers();
     captured_.insert(captured_.end(), regs.begin(), regs.end());
-    if (!last_ok_ && error_.empty()) error_ = error;
     per_packet_.push_back(stats);
     total_.accumulate(stats);
+    if (!last_ok_ && engine_.stopped()) {  // not an error: the run ends here
+      stopped_ = true;
+      in_engine_ = false;
+      sc_core::sc_stop();
+      return;
+    }
+    if (!last_ok_ && error_.empty()) error_ = error;
     // The packet occupied the core for its execution time (part of which the core may already
     // have spent synchronising).
     const sc_time end = at_cycle(stats.cycles);
@@ -76,6 +85,13 @@ void ParCore::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
     if (!trace_->enabled()) trace_.reset();  // no selected signal and no timeline
   }
   engine_.set_stall_listener(trace_.get());
+}
+
+void ParCore::set_exec_trace(trace::ExecTrace* exec) {
+  exec_trace_.reset();
+  if (exec != nullptr && exec->wants_core(basename()))
+    exec_trace_ = std::make_unique<CoreExecTrace>(*exec, basename(), program_);
+  engine_.set_exec_listener(exec_trace_.get());
 }
 
 std::int64_t ParCore::threads_started() const { return total_.threads + (in_engine_ ? running_.threads : 0); }

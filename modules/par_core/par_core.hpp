@@ -6,6 +6,7 @@
 // stores outside the local-memory window leave through `mem`.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "core_config.hpp"
+#include "core_exec_trace.hpp"
 #include "core_trace.hpp"
 #include "core_stats.hpp"
 #include "local_memory.hpp"
@@ -56,6 +58,14 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   // platform's "core<i>"); VCD <name>.busy and <name>.stall. Call before sc_start; null pointers
   // (the default) record nothing and cost the core one test per counted stall.
   void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
+  // Execution trace (ip/trace ExecTrace): every executed instruction of this core, unless the
+  // trace's core patterns leave it out. Call before sc_start; null (the default) records nothing.
+  void set_exec_trace(trace::ExecTrace* exec);
+  // Polled inside a running packet (PacketEngine::set_stop_check): when it returns true the packet
+  // stops where it is, its work so far enters the statistics, the core reports no error and calls
+  // sc_stop(). The platform uses it for Ctrl-C and the host-time limit.
+  void set_stop_check(std::function<bool()> check) { engine_.set_stop_check(std::move(check)); }
+  bool stopped() const { return stopped_; }
 
  private:
   void run_thread();
@@ -89,6 +99,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   CoreStats running_;  // the statistics of the packet being run
   PacketDescriptor pending_;
   bool last_ok_ = true;
+  bool stopped_ = false;
   std::string error_;
   CoreStats total_;
   std::vector<CoreStats> per_packet_;
@@ -96,6 +107,8 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   tlm::tlm_generic_payload mem_payload_;
   bool in_memory_access_ = false;  // mem_payload_ is in flight on `mem`
   std::unique_ptr<CoreTrace> trace_;  // null when tracing is off
+  const LoadedProgram& program_;
+  std::unique_ptr<CoreExecTrace> exec_trace_;  // null when this core is not in the execution trace
   trace::ScToPs to_ps_;
 };
 

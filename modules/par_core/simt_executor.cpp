@@ -305,8 +305,15 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
 
   if (in.is_memory()) {
     has_global_ = false;
-    if (in.is_store()) return in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
-    return in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
+    std::optional<MemoryFault> fault;
+    if (in.is_store()) {
+      effects_ += q_count_ > 0;
+      fault = in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
+    } else {
+      fault = in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
+    }
+    effects_ += has_global_;
+    return fault;
   }
   const bool writes_p7 = (in.meta().flags & isa::kWritesP7) != 0;
   const bool imm_b = in.imm_form;

@@ -41,6 +41,8 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   };
   timeline_ = trace::make_timeline(cfg_.trace);
   vcd_ = trace::make_vcd(cfg_.trace);
+  exec_trace_ = trace::make_exec_trace(cfg_.trace, program_.code_labels, timeline_.get(), &error_);
+  if (!error_.empty()) return;
   // With a timeline, a tap on the binding records every transaction on track process/thread.
   const auto bind_traced = [this, &bind](auto& initiator, auto& target, const std::string& process,
                                          const std::string& thread, const char* category) {
@@ -262,7 +264,10 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   }
 
   // Tracing hooks of the modules (null = off).
-  for (auto& c : cores_) c->set_trace(timeline_.get(), vcd_.get());
+  for (auto& c : cores_) {
+    c->set_trace(timeline_.get(), vcd_.get());
+    c->set_exec_trace(exec_trace_.get());
+  }
   scheduler_->set_trace(timeline_.get(), vcd_.get());
   if (link_) link_->set_trace(timeline_.get(), vcd_.get());
   if (dram_) dram_->set_trace(timeline_.get(), vcd_.get());
@@ -442,6 +447,9 @@ std::vector<std::string> Platform::trace_warnings() const {
       w.push_back("trace.categories: no event of category '" + c + "' was recorded");
   if (vcd_)
     for (const std::string& p : vcd_->unmatched_patterns()) w.push_back("trace.signals: '" + p + "' matches no signal");
+  if (exec_trace_ && exec_trace_->dropped() > 0)
+    w.push_back("execution trace: trace.exec_max = " + std::to_string(exec_trace_->max_records()) + " records reached, " +
+                std::to_string(exec_trace_->dropped()) + " more not written");
   return w;
 }
 
@@ -449,11 +457,18 @@ std::string Platform::write_traces() {
   std::string e;
   if (timeline_ && !timeline_->write_json_file(cfg_.trace.timeline_file, &e)) return e;
   if (vcd_ && !vcd_->write_file(cfg_.trace.vcd_file, &e)) return e;
+  if (exec_trace_ && !exec_trace_->finish()) return "cannot write '" + cfg_.trace.exec_file + "'";
   return "";
 }
 
 bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
+  const bool ok = run_to_end(limits);
+  if (!ok && stats_->end_status() == "completed") stats_->set_end("failed", error_);
+  return ok;
+}
+
+bool Platform::run_to_end(const RunLimits& limits) {
   // The end of the run is expected; do not report it as an event.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   // A model error (a protocol violation, a SystemC error) stops the run and is kept for the
@@ -472,7 +487,19 @@ bool Platform::run(const RunLimits& limits) {
     run_limits.on_window = [this](sc_core::sc_time end) {
       stats_->sample_window(end.to_default_time_units(), launches_done(*scheduler_));
     };
+    // Inside a packet that never returns to SystemC (functional mode) the cores poll the same
+    // Ctrl-C flag and host-time limit themselves.
+    RunStop requested = RunStop::Finished;
+    for (auto& c : cores_)
+      c->set_stop_check([&requested, &limits, start] {
+        if (interrupt_requested()) requested = RunStop::Interrupted;
+        else if (limits.max_host_seconds > 0 &&
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limits.max_host_seconds)
+          requested = RunStop::HostTimeLimit;
+        return requested != RunStop::Finished;
+      });
     stop = run_simulation(run_limits, [this] { return status_text(); }, std::cerr);
+    if (stop == RunStop::Finished) stop = requested;
   } catch (const sc_core::sc_report& r) {
     // A model error (a protocol violation, a SystemC error): the run cannot continue.
     error_ = r.get_msg();
@@ -510,14 +537,17 @@ bool Platform::run(const RunLimits& limits) {
     case RunStop::Finished: break;
     case RunStop::Starved:
       error_ = "deadlock: no module can make progress" + at + "; pending work:" + pending_work();
+      stats_->set_end("deadlock", error_);
       return false;
     case RunStop::Interrupted:
       interrupted_ = true;
       error_ = "interrupted" + at + "; the statistics cover the run so far";
+      stats_->set_end("interrupted", "Ctrl-C (SIGINT)" + at);
       return false;
     case RunStop::HostTimeLimit:
       error_ = "stopped after " + simkit::format_fixed(limits.max_host_seconds, 1) +
                " host seconds (--max-host-seconds)" + at + "; the statistics cover the run so far";
+      stats_->set_end("host_time_limit", error_);
       return false;
   }
   if (master_ && !master_->ok()) {

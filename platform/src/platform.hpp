@@ -89,6 +89,7 @@ class Platform {
   std::string pending_work() const;  // for the deadlock message: one line per busy module
   std::vector<simkit::StatGroup*> module_stats();
   void close_stats();  // final window sample, run totals, launch times
+  bool run_to_end(const RunLimits& limits);  // run() before it records how the run ended
   std::string write_traces();  // the timeline and VCD files; an error message or ""
   master::MasterConfig master_config() const;    // master.* completed from the platform
   std::string device_diagnosis(std::uint64_t seq) const;  // why packet `seq` failed
@@ -100,6 +101,7 @@ class Platform {
   // Tracing (trace.timeline / trace.vcd): null when off. Taps record transactions on bindings.
   std::unique_ptr<trace::Timeline> timeline_;
   std::unique_ptr<trace::VcdWriter> vcd_;
+  std::unique_ptr<trace::ExecTrace> exec_trace_;
   std::vector<std::unique_ptr<trace::TransactionTap<>>> taps_;
   std::unique_ptr<interconnect::Interconnect> bus_;
   std::unique_ptr<l1::L1Caches> l1_;  // l1.enabled: between each core and bus_ (and its launches)
