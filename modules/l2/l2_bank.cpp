@@ -71,7 +71,6 @@ void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   const Tick at = to_tick(now + delay);
   Tick done = at;
   bool ok = true;
-  waited_ = false;
   // Normally one line (the L2 router splits); a directly bound initiator may send more, and then
   // every line takes its own port slot.
   for_each_line_piece(tx.get_address(), len, model_->geometry().line_bytes(),
@@ -83,8 +82,9 @@ void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
                         done = std::max(done, o.done);
                       });
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next_error_);
-  // DRAM models that wait inside b_transport advance the time stamp; the delay is relative to it.
-  const Tick after = waited_ ? to_tick(current_time()) : to_tick(now);
+  // A DRAM model may wait inside b_transport for its access (an approximately-timed one behind a
+  // simple socket): the delay is relative to the time stamp after the call.
+  const Tick after = to_tick(current_time());
   delay = done > after ? to_time(done - after) : sc_core::SC_ZERO_TIME;
 }
 
@@ -111,7 +111,6 @@ bool L2Bank::timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data,
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time begin = to_time(start);
   sc_time delay = begin > now ? begin - now : sc_core::SC_ZERO_TIME;
-  waited_ = true;  // the time stamp may have advanced
   mem->b_transport(p, delay);
   done = to_tick(sc_core::sc_time_stamp() + delay);
   if (p.is_response_ok()) return true;

@@ -65,7 +65,6 @@ class L2Bank : public sc_core::sc_module, private NextLevel {
 
   unsigned index_;
   tlm::tlm_response_status next_error_ = tlm::TLM_GENERIC_ERROR_RESPONSE;  // last DRAM error
-  bool waited_ = false;  // a timed access to DRAM was made since b_transport read the time stamp
   simkit::StatGroup stats_;
   std::unique_ptr<BankModel> model_;
 };

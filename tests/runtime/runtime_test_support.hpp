@@ -15,8 +15,8 @@
 
 #include <systemc>
 
-#include "host_port.hpp"
-#include "thread_scheduler_regs.hpp"
+#include "par/master/host_port.hpp"
+#include "par/sched/scheduler_registers.hpp"
 
 namespace par::runtime::testing {
 
