@@ -358,6 +358,9 @@ void ThreadScheduler::start_completion(std::uint64_t seq) {
     logic_->fail(seq);
     note_failure(records_.at(seq - 1), why);
   }
+  // The flag's data is in host memory from this call on (loosely timed): a host that sees it
+  // must also find a failure in STATUS.
+  logic_->publish_failure(seq);
   finishing_.push_back({done, seq});
 }
 

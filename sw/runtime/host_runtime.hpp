@@ -134,7 +134,7 @@ class HostRuntime : public master::PacketControl {
   // FAILED_SEQ and writing CLEAR_ERROR) if one of them failed.
   void wait();
   // Waits until `launch` (and every earlier one) has completed; may also wait for later ones
-  // (the scheduler's WAIT covers everything submitted). Returns at once if it is known complete.
+  // (a wait covers everything submitted). Returns at once if it is known complete.
   void wait(const Launch& launch);
   bool outstanding() const { return completed_through_ < submitted_; }
 

@@ -389,7 +389,9 @@ TEST(ThreadSchedulerModule, AFailingShareFailsItsPacketAndItsInterruptSaysSo) {
     h.at(ns(170)).write64(kRegClearError, 1);  // 6
     h.then().read(kRegStatus, 8);      // 7
     h.then().read(kRegFailedSeq, 8);   // 8
+    h.at(ns(50)).read(kRegStatus, 8);  // 9: while the flag (already in host memory) is on its way
     h.run();
+    EXPECT_EQ(h.result(9).value(), kStatusBusy | kStatusError) << "a host that sees the flag finds the error";
     ASSERT_EQ(b.irqs.received.size(), 2u);
     EXPECT_EQ(b.irqs.at(0), ns(70));
     EXPECT_EQ(b.irqs.received[0].data, 0x5au | kInterruptFailedBit);

@@ -1,7 +1,7 @@
 // Test doubles for the thread scheduler's SystemC tests: a fake PAR core that implements the
 // core's register protocol (par/core/core_registers.hpp), records the descriptors it starts and
-// takes a chosen time per share; a recorder of the scheduler's completion interrupts; helpers to
-// stage a command.
+// takes a chosen time per share; helpers to stage a command. The recorder of the scheduler's
+// completion interrupts is tests/support/interrupts.hpp.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +17,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "../../support/interrupts.hpp"
 #include "../../support/tlm_harness.hpp"
 #include "par/core/core_registers.hpp"
 #include "par/sched/scheduler_registers.hpp"
@@ -114,28 +115,7 @@ struct FakeCores {
   }
 };
 
-// Records every interrupt message it receives: data and arrival time.
-class InterruptRecorder : public sc_core::sc_module {
- public:
-  sckit::InterruptIn in;
-  std::vector<sckit::Interrupt> received;
-
-  explicit InterruptRecorder(sc_core::sc_module_name name) : sc_module(name), in("in") {
-    SC_HAS_PROCESS(InterruptRecorder);
-    SC_THREAD(run);
-  }
-
-  // The arrival of the k-th message (0-based); fails the test if there is none.
-  sc_core::sc_time at(std::size_t k) const {
-    EXPECT_LT(k, received.size()) << "interrupt " << k;
-    return k < received.size() ? received[k].at : sc_core::SC_ZERO_TIME;
-  }
-
- private:
-  void run() {
-    for (;;) received.push_back(in.wait());
-  }
-};
+using par::testing::InterruptRecorder;
 
 // The 256-byte staging block for one command (START, THREADS, FLAG_ADDR, TAG, CONTROL, I[1..15]).
 inline std::vector<std::uint8_t> command_block(std::uint64_t start, std::int64_t threads, std::uint64_t flag_addr = 0,
