@@ -146,6 +146,23 @@ TEST(FullSystem, NoCallWaitsForTheWorkItStarts) {
   EXPECT_GT(s["launches"][0]["timing"]["device_ns"].get<double>(), 2000.0);  // twice the bound
 }
 
+// master.wait from the command line: the completion interrupt (default), polling COMPLETED, or
+// the host-memory flag at the end of host memory (the platform's choice when none is given).
+TEST(FullSystem, EveryWaitModeFromTheCommandLine) {
+  for (const std::string mode : {"interrupt", "poll", "flag"}) {
+    const std::string dir = temp_dir("fullsystem_wait_" + mode);
+    const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kDeviceDram + " --master.wait " + mode + " --out " + dir);
+    ASSERT_EQ(r.status, 0) << mode << ": " << r.out;
+    const nlohmann::json s = read_json(dir + "/stats.json");
+    EXPECT_EQ(s["master"]["interrupts"]["value"], mode == "interrupt" ? 1 : 0) << mode;
+    EXPECT_EQ(s["master"]["polls"]["value"].get<double>() > 0, mode != "interrupt") << mode;
+    EXPECT_EQ(s["scheduler"]["flag_writes"]["value"], mode == "flag" ? 1 : 0) << mode;
+  }
+  const CliResult bad = parsys("run " + kernel_file("sva.par") + " -q " + kDeviceDram + " --master.wait register");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(contains(bad.out, "--master.wait: 'register' is not one of: interrupt, poll, flag")) << bad.out;
+}
+
 TEST(FullSystem, HostWaitingOnAFaultingPacketGetsAnError) {
   const std::string dir = temp_dir("fullsystem_fault");
   const std::string file = write_file(dir + "/fault.par", R"(.PAR
