@@ -1,5 +1,6 @@
-"""Helpers shared by scripts/sweep and scripts/mem-latency: find (or build) parsys, run it into an
-output directory, read statistics from stats.json by dotted path, and run jobs in parallel."""
+"""Helpers shared by scripts/sweep, scripts/mem-latency and scripts/link-study: find (or build)
+parsys, run it into an output directory, read statistics from stats.json by dotted path, and run
+many runs in parallel on this machine or as a SLURM job array (slurm_runs.py)."""
 
 import concurrent.futures
 import json
@@ -36,21 +37,41 @@ class RunResult:
         self.ok, self.error, self.stats, self.config, self.wall_seconds = ok, error, stats, config, wall_seconds
 
 
-def run_parsys(parsys, program, args, out_dir, timeout=None):
-    """`parsys run PROGRAM ARGS -q --out OUT_DIR`; never raises for a failed run."""
+def parsys_command(parsys, program, args, out_dir):
+    """The command line of one run: `parsys run PROGRAM ARGS -q --out OUT_DIR`."""
+    return [parsys, "run", program] + list(args) + ["-q", "--out", out_dir]
+
+
+def prepare_run_dir(out_dir, cmd):
+    """Creates the run's directory and records its command in command.txt."""
     os.makedirs(out_dir, exist_ok=True)
-    cmd = [parsys, "run", program] + list(args) + ["-q", "--out", out_dir]
     with open(os.path.join(out_dir, "command.txt"), "w", encoding="utf-8") as f:
         f.write(" ".join(cmd) + "\n")
+
+
+def timed_out_text(timeout):
+    return "timed out after %s s" % timeout
+
+
+def run_parsys(parsys, program, args, out_dir, timeout=None):
+    """`parsys run PROGRAM ARGS -q --out OUT_DIR`; never raises for a failed run."""
+    cmd = parsys_command(parsys, program, args, out_dir)
+    prepare_run_dir(out_dir, cmd)
     start = time.monotonic()
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
         output, status = p.stdout, p.returncode
     except subprocess.TimeoutExpired:
-        output, status = "timed out after %s s" % timeout, -1
+        output, status = timed_out_text(timeout), -1
     wall = time.monotonic() - start
     with open(os.path.join(out_dir, "output.txt"), "w", encoding="utf-8") as f:
         f.write(output)
+    return run_result(out_dir, status, output, wall)
+
+
+def run_result(out_dir, status, output, wall):
+    """The RunResult of a finished run from its exit status and output; the statistics and the
+    configuration come from OUT_DIR (stats.json, config.json)."""
     if status != 0:
         lines = [l.strip() for l in output.strip().splitlines() if l.strip()]
         msg = " | ".join(lines[-3:]) or "no output"
@@ -108,6 +129,22 @@ def run_parallel(jobs, fn, items, on_done=None):
             if on_done:
                 on_done(items[k], results[k])
     return results
+
+
+def run_all(parsys, items, prepare, jobs, timeout=None, slurm=None, on_done=None):
+    """One parsys run per item, results (RunResult) in item order. prepare(item) gives the run's
+    (program, args, out_dir) and may write the program first. Runs `jobs` at a time on this
+    machine, or with `slurm` (arguments parsed with slurm_runs.add_options, --slurm given) as one
+    SLURM job array. on_done(item, result) is called as each run finishes."""
+    if slurm is not None and slurm.slurm:
+        import slurm_runs  # noqa: E402 (only with --slurm)
+        return slurm_runs.run_array(parsys, items, [prepare(item) for item in items], slurm, timeout, on_done)
+
+    def one(item):
+        program, args, out_dir = prepare(item)
+        return run_parsys(parsys, program, args, out_dir, timeout)
+
+    return run_parallel(jobs, one, items, on_done)
 
 
 def fmt_value(v):

@@ -10,7 +10,7 @@ namespace {
 // give the nanoseconds); tRC is never below tRAS + tRP after that rounding.
 
 DramConfig lpddr3_1866() {
-  // platform-reference.md §2.3: JEDEC JESD209-3 LPDDR3-1866, 8 Gb x32 device per channel.
+  // docs/link-and-memory.md §2.3: JEDEC JESD209-3 LPDDR3-1866, 8 Gb x32 device per channel.
   DramConfig c;
   c.channels = 2;
   c.ranks = 1;
@@ -46,7 +46,7 @@ DramConfig lpddr3_1866() {
 }
 
 DramConfig ddr_333() {
-  // platform-reference.md §1.5: JEDEC JESD79 DDR-333 (DDR333B, CL 2.5-3-3); one 64-bit DIMM
+  // docs/link-and-memory.md §1.5: JEDEC JESD79 DDR-333 (DDR333B, CL 2.5-3-3); one 64-bit DIMM
   // channel, 1 GiB dual-rank of 512 Mb x8 devices (4 banks, 8192 rows, 2 KiB page per device).
   DramConfig c;
   c.channels = 1;
@@ -163,9 +163,9 @@ DramConfig ddr4_2400() {
 const std::vector<DramPreset>& presets() {
   static const std::vector<DramPreset> list = {
       {Preset::Lpddr3_1866, "lpddr3-1866", "2 x32 channels, 8 Gb LPDDR3 device per channel (2 GiB)",
-       "platform-reference.md §2.3 (JESD209-3 typical values)", lpddr3_1866()},
+       "docs/link-and-memory.md §2.3 (JESD209-3 typical values)", lpddr3_1866()},
       {Preset::Ddr_333, "ddr-333", "one 64-bit DIMM, 2 ranks of 512 Mb x8 DDR (1 GiB)",
-       "platform-reference.md §1.5 (JESD79 DDR333B typical values)", ddr_333()},
+       "docs/link-and-memory.md §1.5 (JESD79 DDR333B typical values)", ddr_333()},
       {Preset::Ddr3_1600, "ddr3-1600", "one 64-bit channel, 1 rank of 4 Gb x8 DDR3 (4 GiB)",
        "JESD79-3F speed bin DDR3-1600K 11-11-11", ddr3_1600()},
       {Preset::Ddr4_2400, "ddr4-2400", "one 64-bit channel, 1 rank of 8 Gb x8 DDR4 (8 GiB)",

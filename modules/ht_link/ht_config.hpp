@@ -1,4 +1,4 @@
-// Parameters of the HyperTransport host link (platform-reference.md §1) as one struct, its
+// Parameters of the HyperTransport host link (docs/link-and-memory.md §1) as one struct, its
 // validation and its named options (`ht.<field>`, `ht.lat.<stage>`).
 #pragma once
 
@@ -11,7 +11,7 @@ class OptionRegistry;
 
 namespace par::ht {
 
-// The six published stages of a device read of host memory (platform-reference.md §1.4), in ns.
+// The six published stages of a device read of host memory (docs/link-and-memory.md §1.4), in ns.
 // Each belongs to one block and one path through it; README.md, "Latency stages", says how
 // host-originated accesses use them.
 struct LatencyStages {
@@ -28,7 +28,7 @@ struct LatencyStages {
 };
 
 struct HtConfig {
-  // Packet framing (platform-reference.md §1.2): fixed by the protocol, not options.
+  // Packet framing (docs/link-and-memory.md §1.2): fixed by the protocol, not options.
   static constexpr unsigned kMaxPayloadBytes = 64;      // larger requests are split
   static constexpr unsigned kRequestControlBytes = 8;   // read and write requests
   static constexpr unsigned kResponseControlBytes = 4;  // read response, target-done

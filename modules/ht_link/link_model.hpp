@@ -1,4 +1,4 @@
-// The timing of the HyperTransport link (platform-reference.md §1) without SystemC: packetisation,
+// The timing of the HyperTransport link (docs/link-and-memory.md §1) without SystemC: packetisation,
 // the six latency stages, the two channel calendars and the two outstanding limits. The SC_MODULE
 // (ht_link.hpp) only converts times and performs the far-side accesses through a FarSide.
 //

@@ -1,14 +1,15 @@
-// The outstanding-request limit of one originating side (platform-reference.md §1.3) as
+// The outstanding-request limit of one originating side (docs/link-and-memory.md §1.3) as
 // reservations: N slots, each free from a known time on. Plain C++.
 //
 // A non-posted request takes the slot that frees first and starts at max(entry, slot free); the
 // slot is held until its response has been received, then frees at that time. Requests are served
-// in call order (the FIFO of the spec): each takes the earliest slot left by those before it, so a
-// request beyond the limit waits for the completion of the oldest one in flight. Between acquire()
-// and release() a slot's free time is unknown (the access is still at the far side); such a slot
-// is never handed out, and has_free_slot() is false when every slot is in that state, which only
-// happens when far-side targets wait inside b_transport for their own access (an approximately-
-// timed model behind a simple socket) while more processes call than there are slots.
+// in call order (the FIFO of docs/link-and-memory.md §1.3): each takes the earliest slot left by
+// those before it, so a request beyond the limit waits for the completion of the oldest one in
+// flight. Between acquire() and release() a slot's free time is unknown (the access is still at
+// the far side); such a slot is never handed out, and has_free_slot() is false when every slot is
+// in that state, which only happens when far-side targets wait inside b_transport for their own
+// access (an approximately-timed model behind a simple socket) while more processes call than
+// there are slots.
 //
 // The wait queue: with a bound Q, a request (posted or not) that arrives while Q requests wait for
 // a slot is accepted only when the oldest of them leaves the queue; the side's request interface

@@ -1,4 +1,4 @@
-// Address-routed device interconnect (architecture.md): any number of initiators on `in`, any
+// Address-routed device interconnect (docs/architecture.md): any number of initiators on `in`, any
 // number of targets on `out`, an address map from the configuration, a fixed latency and a
 // bandwidth per output port. Loosely timed: each output port is reserved (busy until t) for the
 // bytes it carries, so a saturated port shows up as queueing delay without wait(). An access to an

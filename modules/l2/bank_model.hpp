@@ -2,7 +2,7 @@
 // the timing rules, talking to the next level (DRAM) through NextLevel. L2Bank wraps it in an
 // SC_MODULE; unit tests drive it directly with a fake next level.
 //
-// Timing is loosely timed by reservation (architecture.md): every call returns the access's
+// Timing is loosely timed by reservation (docs/architecture.md): every call returns the access's
 // completion time at once, so one initiator can have many accesses in flight.
 //   - port: the access starts at the first free cycle slot at or after its arrival (PortCalendar);
 //   - hit: done = start + hit latency;

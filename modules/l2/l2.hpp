@@ -1,4 +1,4 @@
-// The banked L2 cache (architecture.md, platform-reference.md §2.1): B L2Bank children behind a
+// The banked L2 cache (docs/architecture.md, docs/link-and-memory.md §2.1): B L2Bank children behind a
 // bank-select router.
 //
 //   interconnect --> L2::in --(router: interleave function)--> bank(i).in     bank(i).mem --> DRAM

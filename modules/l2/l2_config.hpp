@@ -1,4 +1,4 @@
-// Parameters of the banked L2 cache (platform-reference.md §2.1) as one struct, its validation and
+// Parameters of the banked L2 cache (docs/link-and-memory.md §2.1) as one struct, its validation and
 // its named options (`l2.<field>`).
 #pragma once
 

@@ -30,7 +30,7 @@ void register_options(simkit::OptionRegistry& reg, MasterConfig& c) {
           "Host cycles per non-memory instruction of a .MASTER program, and between two transactions of a copy.")
       .range(1, 1000000);
   reg.add("master.control_stack_depth", c.control_stack_depth,
-          "Command-stack entries of the .MASTER interpreter (ISA §7.2).").range(1, 1 << 20);
+          "Command-stack entries of the .MASTER interpreter (docs/isa.md §7.2).").range(1, 1 << 20);
   reg.add("master.max_instructions", c.max_instructions,
           "Run limit of a .MASTER program in executed instructions (a probable endless loop beyond).")
       .min(1);

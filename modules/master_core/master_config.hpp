@@ -16,8 +16,8 @@ namespace par::master {
 struct MasterConfig {
   double clock_mhz = 2000;          // host CPU clock (Opteron class)
   unsigned cpi = 1;                 // cycles per non-memory instruction (and per copy transaction issued)
-  int control_stack_depth = 64;     // command-stack entries of the .MASTER interpreter (ISA §7.2)
-  std::int64_t max_instructions = 10'000'000'000;  // .MASTER run limit (ISA §9.2)
+  int control_stack_depth = 64;     // command-stack entries of the .MASTER interpreter (docs/isa.md §7.2)
+  std::int64_t max_instructions = 10'000'000'000;  // .MASTER run limit (docs/isa.md §9.2)
 
   // Every violated constraint as "master.<option>: <why>"; empty when valid.
   std::vector<std::string> validate() const;

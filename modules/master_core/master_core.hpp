@@ -1,8 +1,9 @@
-// The master core as a SystemC module (README.md): the host CPU. In one SC_THREAD it runs either
-// the host software the platform hands it (a C++ host program wrapped as HostSoftware) or the
-// .MASTER program of the loaded .par file (MasterInterpreter), whose `par` and `sync` go through
-// the PacketControl the platform hands it (the host runtime). Every access goes out through `bus`
-// as a timed TLM transaction; completion interrupts arrive on `irq`.
+// The master core as a SystemC module (docs/architecture.md "Blocks and sockets"; README.md): the
+// host CPU. In one SC_THREAD it runs either the host software the platform hands it (a C++ host
+// program wrapped as HostSoftware) or the .MASTER program of the loaded .par file
+// (MasterInterpreter), whose `par` and `sync` go through the PacketControl the platform hands it
+// (the host runtime). Every access goes out through `bus` as a timed TLM transaction; completion
+// interrupts arrive on `irq`.
 //
 // Timing is loosely timed: the thread keeps a local time ahead of the SystemC time (compute,
 // instruction costs) and synchronises with wait() at its transactions and waits.

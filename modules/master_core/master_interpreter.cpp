@@ -89,7 +89,7 @@ std::string MasterInterpreter::run() {
     return where(at) + e.what();
   }
   try {
-    control_.sync();  // the end of the master program waits for its packets (ISA §2.3)
+    control_.sync();  // the end of the master program waits for its packets (docs/isa.md §2.3)
   } catch (const std::runtime_error& e) {
     return where(at) + e.what() + " (implicit sync at the end of the master program)";
   }
@@ -111,7 +111,7 @@ void MasterInterpreter::value_or_compare(const Instruction& in) {
       if (shape == Shape::PredLogic) isa::sem::execute_compare(in, pred(in.pa), pred(in.pb), c);
       else isa::sem::execute_compare(in, reg(in.ra), in.imm_form ? static_cast<std::uint64_t>(in.imm) : reg(in.rb), c);
       if (in.pt != 0) state_.p[in.pt] = c;
-      if (in.pf != 0) state_.p[in.pf] = !c;  // pf last: it wins when pt == pf (ISA §6.6)
+      if (in.pf != 0) state_.p[in.pf] = !c;  // pf last: it wins when pt == pf (docs/isa.md §6.6)
     } else {
       const bool no_b = shape == Shape::Unary || shape == Shape::Const;
       const std::uint64_t a = shape == Shape::Const ? 0 : reg(in.ra);
@@ -197,7 +197,7 @@ void MasterInterpreter::control(const Instruction& in) {
     }
     case Opcode::LoopR:
     case Opcode::Loop: {
-      // The master may count with any register (ISA §7.6); the count is read once.
+      // The master may count with any register (docs/isa.md §7.6); the count is read once.
       const std::int64_t count = in.op == Opcode::LoopR ? static_cast<std::int64_t>(reg(in.rd)) : 0;
       if (!q || (in.op == Opcode::LoopR && count <= 0)) {
         pc_ = next;
@@ -228,7 +228,7 @@ void MasterInterpreter::control(const Instruction& in) {
         for (std::size_t k = 1; k < 16; ++k) inherited[k] = state_.r[k];  // snapshot of r1..r15
         const std::int64_t threads = static_cast<std::int64_t>(reg(in.rd));
         if (threads > 0) control_.par(static_cast<std::uint64_t>(in.imm), threads, inherited);
-        else pending_cycles_ += cfg_.cpi;  // N <= 0 launches nothing (ISA §7.8)
+        else pending_cycles_ += cfg_.cpi;  // N <= 0 launches nothing (docs/isa.md §7.8)
       } else {
         pending_cycles_ += cfg_.cpi;
       }
@@ -251,7 +251,7 @@ void MasterInterpreter::control(const Instruction& in) {
   if (block_ends) block_end();
 }
 
-// ISA §7.3: keeps popping while a restored mask is empty and after every loop that exits.
+// docs/isa.md §7.3: keeps popping while a restored mask is empty and after every loop that exits.
 void MasterInterpreter::block_end() {
   for (;;) {
     Entry& top = stack_.back();

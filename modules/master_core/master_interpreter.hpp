@@ -1,9 +1,9 @@
-// The scalar in-order core that runs a .MASTER program (par-isa.md §2.3): one thread, i0 = 0,
+// The scalar in-order core that runs a .MASTER program (docs/isa.md §2.3): one thread, i0 = 0,
 // i1..i15 = the program's .I values. Plain C++: loads and stores are blocking timed transactions
 // on the HostPort, `par` is PacketControl::par with r1..r15 as the inherited registers, `sync`
 // is PacketControl::sync, the end of the program is an implicit sync.
 //
-// Control flow is ISA §7 for a single slot: the active mask M and the masks of the command-stack
+// Control flow is docs/isa.md §7 for a single slot: the active mask M and the masks of the command-stack
 // entries are single bits. Time: every non-memory instruction (ALU, FPU, CMP, control, and a
 // disqualified load/store/par/sync) costs master.cpi cycles, accumulated locally and handed to
 // the port only before a transaction, so a compute loop runs without SystemC synchronisation.

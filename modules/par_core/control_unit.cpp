@@ -179,7 +179,7 @@ ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint6
   return out;
 }
 
-// ISA §7.3: keeps popping while a restored mask is empty and after every loop that exits.
+// docs/isa.md §7.3: keeps popping while a restored mask is empty and after every loop that exits.
 void ControlUnit::block_end() {
   for (;;) {
     Entry& top = stack_.back();
@@ -193,7 +193,7 @@ void ControlUnit::block_end() {
       if (active_ > 0) return;
     } else if (top.kind == Kind::CLoop || top.kind == Kind::PLoop) {
       // The values read are those of all dispatched instructions; the engine makes the frontend
-      // wait until their writers have committed (par-core-timing.md §3.2).
+      // wait until their writers have committed (docs/core-timing.md §3.2).
       bool changed = false;
       if (top.qp != 0) {
         bep_preds_.push_back(top.qp);

@@ -1,4 +1,4 @@
-// The frontend's control state of a PAR core (ISA §7): PC, active mask M, and the command stack
+// The frontend's control state of a PAR core (docs/isa.md §7): PC, active mask M, and the command stack
 // with its counters. It executes xp / loop / brk and block-end processing (BEP). It knows nothing
 // about time; the packet engine asks it which predicates a block end read so that the timing
 // model can stall until they are committed.
@@ -16,7 +16,7 @@ namespace par::core {
 class ControlUnit {
  public:
   // Reads predicates and registers from `state`. `master` allows counter loops on general
-  // registers (the master core, ISA §7.6).
+  // registers (the master core, docs/isa.md §7.6).
   ControlUnit(const SlotState& state, int stack_depth, bool master = false);
 
   // Starts a round: the stack holds only the PAR entry, M = valid slots, PC = start.
@@ -28,7 +28,7 @@ class ControlUnit {
     int error_slots[2] = {-1, -1};  // slots named by the error (indirect-xp disagreement)
     bool disqualified_direct_xp = false;
   };
-  // Executes the control instruction at PC (ISA §7.4-7.7), then block-end processing when its
+  // Executes the control instruction at PC (docs/isa.md §7.4-7.7), then block-end processing when its
   // stop bit is set or M became empty. `program_size` bounds indirect targets.
   Outcome execute(const isa::Instruction& in, std::uint64_t program_size);
   // After a non-control instruction: PC + 1, and block-end processing on a stop bit.

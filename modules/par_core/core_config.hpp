@@ -1,4 +1,4 @@
-// Parameters of one PAR core (par-core-timing.md §2): the twelve options of the 2011 simulator and
+// Parameters of one PAR core (docs/core-timing.md §2): the twelve options of the 2011 simulator and
 // this project's additions. Defaults reproduce the 2011 model.
 #pragma once
 
@@ -8,11 +8,11 @@
 
 namespace par::core {
 
-// When a waiting-queue entry is freed (par-core-timing.md §4.2, §10).
+// When a waiting-queue entry is freed (docs/core-timing.md §4.2, §10).
 enum class QueueRelease { Issue, Commit };
 // What a store needs before it can issue (§4.2, §10).
 enum class StoreIssue { Address, AllOperands };
-// When an FU's output buffer is freed: at commit (par-core-timing.md §4.6) or when the
+// When an FU's output buffer is freed: at commit (docs/core-timing.md §4.6) or when the
 // instruction's last thread result has been written back (complete).
 enum class OutputBufferRelease { Commit, Complete };
 // When a lane's ROB entry is claimed: at dispatch (§4.1) or, in program order, at issue.

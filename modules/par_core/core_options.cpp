@@ -3,7 +3,7 @@
 namespace par::core {
 
 void register_options(simkit::OptionRegistry& reg, CoreConfig& c) {
-  // The twelve parameters of the 2011 simulator (par-core-timing.md §2.1).
+  // The twelve parameters of the 2011 simulator (docs/core-timing.md §2.1).
   reg.add("core.lanes", c.lanes, "Lock-step lanes L per PAR core.").range(1, 256);
   reg.add("core.icache_size", c.icache_size, "Instruction cache capacity in instructions (ideal, never misses).")
       .range(1, std::int64_t{1} << 26);

@@ -1,4 +1,4 @@
-// The PAR core's statistics group (par-core-timing.md §8.2): counters named after the metrics of
+// The PAR core's statistics group (docs/core-timing.md §8.2): counters named after the metrics of
 // the 2011 simulator under the core's SystemC name, filled from CoreStats, with the derived metrics
 // as formulas so that per-launch differences are computed correctly.
 #pragma once

@@ -1,4 +1,4 @@
-// Counters of a PAR core and the metrics derived from them (par-core-timing.md §8).
+// Counters of a PAR core and the metrics derived from them (docs/core-timing.md §8).
 #pragma once
 
 #include <array>

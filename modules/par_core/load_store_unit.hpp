@@ -1,4 +1,4 @@
-// The global path of a PAR core's load/store unit (issue 3; par-core-timing.md §4.7).
+// The global path of a PAR core's load/store unit (docs/core-timing.md §4.7).
 //
 // Accesses inside the local-memory window are done by the SIMT executor. The others leave the
 // core: the accesses of one instruction (all lanes, all threads) are coalesced into one

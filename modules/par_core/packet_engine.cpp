@@ -101,7 +101,7 @@ bool PacketEngine::fail(std::string* error, std::uint64_t pc, const std::string&
 }
 
 // Earliest result cycle per thread slot of the load just executed functionally, given older
-// stores of the same slot whose data may not have arrived (par-core-timing.md §4.7).
+// stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7).
 const Cycle* PacketEngine::store_to_load_limits(Cycle fetch) {
   // A store whose data is available by the load's fetch cannot delay it.
   while (!stores_.empty() && stores_.front().latest <= fetch) stores_.pop_front();

@@ -1,4 +1,4 @@
-// Runs PAR packets on one core: the fetch loop of the frontend (par-core-timing.md §3, §5) over
+// Runs PAR packets on one core: the fetch loop of the frontend (docs/core-timing.md §3, §5) over
 // the control unit, the SIMT executor and, in timing mode, the timing model.
 //
 // Plain C++ (no SystemC): the SC_MODULE ParCore wraps it, and unit tests and the reproduction
@@ -54,7 +54,7 @@ class LoadedProgram {
 struct Packet {
   std::uint64_t start = 0;
   std::int64_t threads = 0;
-  std::uint64_t first_thread = 0;           // base of i0 (ISA §2.1)
+  std::uint64_t first_thread = 0;           // base of i0 (docs/isa.md §2.1)
   std::uint64_t inherited[16] = {};         // i1..i15 at 1..15
 };
 
@@ -85,7 +85,7 @@ class PacketEngine {
   void capture_registers(std::uint64_t first, std::uint64_t count);
   const std::vector<ThreadRegisters>& captured_registers() const { return captured_; }
 
-  // Runs one packet to completion. Returns false with a runtime error message (ISA §9.2) that
+  // Runs one packet to completion. Returns false with a runtime error message (docs/isa.md §9.2) that
   // names the core, PC with source line, thread and cause.
   bool run(const Packet& packet, CoreStats& stats, std::string* error);
 

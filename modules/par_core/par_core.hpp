@@ -1,4 +1,4 @@
-// The PAR core as a SystemC module (architecture.md "Blocks and sockets").
+// The PAR core as a SystemC module (docs/architecture.md "Blocks and sockets").
 //
 // One SC_THREAD per core advances the plain-C++ PacketEngine (no SystemC process per pipeline
 // stage). `ctrl` is a register target (par/core/core_registers.hpp): a descriptor block and a

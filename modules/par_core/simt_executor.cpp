@@ -98,7 +98,7 @@ void SimtExecutor::run_compare(F fn, const Instruction& in) {
   auto store = [&](int s, bool c) {
     if (!q[s]) return;
     if (write_t) pt[s] = c;
-    if (write_f) pf[s] = !c;  // pf last: it wins when pt == pf (ISA §6.6)
+    if (write_f) pf[s] = !c;  // pf last: it wins when pt == pf (docs/isa.md §6.6)
   };
   if (in.meta().shape == Shape::PredLogic) {
     const std::uint8_t* pa = st_.pred(in.pa);
@@ -127,7 +127,7 @@ __attribute__((target("avx2,fma"))) void fma_loop_f64(u64* out, const u64* a, co
     std::memcpy(&y, &b[s], 8);
     std::memcpy(&z, &c[s], 8);
     const double r = __builtin_fma(x, y, z);
-    // Canonical NaN (ISA §6.7) without a branch: a NaN compares unequal to itself.
+    // Canonical NaN (docs/isa.md §6.7) without a branch: a NaN compares unequal to itself.
     u64 bits;
     std::memcpy(&bits, &r, 8);
     out[s] = r == r ? bits : isa::sem::kCanonicalNan64;

@@ -1,7 +1,7 @@
-// Functional execution of one non-control instruction over all slots of a core (ISA §4, §6).
+// Functional execution of one non-control instruction over all slots of a core (docs/isa.md §4, §6).
 //
 // The timing model decides when things happen; this class decides what happens. Results are
-// computed in program order at dispatch (par-core-timing.md §4.4, implementation note), which is
+// computed in program order at dispatch (docs/core-timing.md §4.4, implementation note), which is
 // exact because the only speculation of the machine, the qualifying predicate, never needs undoing.
 // The loops run over contiguous per-slot arrays with branch-free write enables so the compiler
 // can vectorise them: functional mode runs ~1000 slots side by side.
@@ -18,7 +18,7 @@
 
 namespace par::core {
 
-// A memory access that cannot be performed (ISA §9.2).
+// A memory access that cannot be performed (docs/isa.md §9.2).
 struct MemoryFault {
   enum class Kind { Misaligned, Unmapped } kind;
   int slot;

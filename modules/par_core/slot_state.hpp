@@ -1,6 +1,6 @@
 // Architectural state of the thread slots of a core, structure-of-arrays: each register is a
 // contiguous array over all slots, so one instruction runs as a tight loop over the slots.
-// Slot s = lane * T + thread slot (lane-major, like the thread index mapping of ISA §2.1).
+// Slot s = lane * T + thread slot (lane-major, like the thread index mapping of docs/isa.md §2.1).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,7 @@ class SlotState {
   void set_inherited(const std::uint64_t (&values)[16]) {
     for (int i = 1; i < 16; ++i) std::fill(reg(16 + i), reg(16 + i) + slots_, values[i]);
   }
-  // Thread start state of a round (ISA §2.2): r = 0, p1..p7 = 0, i0 = first index + slot.
+  // Thread start state of a round (docs/isa.md §2.2): r = 0, p1..p7 = 0, i0 = first index + slot.
   void start_round(std::uint64_t first_index) {
     std::fill(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_), 0);
     std::fill(preds_.begin() + slots_, preds_.end(), 0);

@@ -1,4 +1,4 @@
-// Cycle timing of a PAR core's backend (par-core-timing.md §3.2, §4).
+// Cycle timing of a PAR core's backend (docs/core-timing.md §3.2, §4).
 //
 // Every timing rule of the core refers only to older instructions: dispatch waits for older
 // instructions to leave the ROB and the waiting queue, issue waits for the previous instruction
@@ -26,7 +26,7 @@ namespace par::core {
 
 using Cycle = std::int64_t;
 
-// Why the frontend made no progress in a cycle (par-core-timing.md §8.1 metric 9).
+// Why the frontend made no progress in a cycle (docs/core-timing.md §8.1 metric 9).
 enum class StallCause : std::uint8_t {
   RobFull,
   QueueFullAlu,
@@ -86,7 +86,7 @@ class TimingModel {
  public:
   explicit TimingModel(const CoreConfig& cfg);
 
-  // Thread start state at a round boundary: every register is available at once (ISA §2.2).
+  // Thread start state at a round boundary: every register is available at once (docs/isa.md §2.2).
   void start_round();
 
   // Dispatches a backend instruction that the frontend fetched in cycle `fetch`. For memory

@@ -1,4 +1,4 @@
-// One PAR packet as the host stages it in the scheduler's registers (par-isa.md §7.8: start
+// One PAR packet as the host stages it in the scheduler's registers (docs/isa.md §7.8: start
 // address, thread count, inherited registers) plus how its completion is signalled.
 #pragma once
 

@@ -21,7 +21,7 @@ enum class Policy {
 const char* to_string(Policy p);  // the option spelling: "static", "dynamic"
 
 struct SchedulerConfig {
-  unsigned queue_depth = 32;  // packets accepted and not yet completed (platform-reference §2.2)
+  unsigned queue_depth = 32;  // packets accepted and not yet completed (docs/link-and-memory.md §2.2)
   Policy policy = Policy::Static;
   // Dynamic chunk size. 256 is a multiple of L*T for every power-of-two core shape up to 256
   // slots (no chunk but the packet's last ends in a partly masked round), is 64 rounds of the

@@ -1,7 +1,7 @@
 // How a packet's thread range [0, N) is cut into shares for the cores (plain C++).
 //
 // Every share keeps the global thread index: a share of `threads` threads starting at
-// `first_thread` runs i0 = first_thread .. first_thread + threads - 1 (par-isa.md §2.1).
+// `first_thread` runs i0 = first_thread .. first_thread + threads - 1 (docs/isa.md §2.1).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-// The PAR thread scheduler as a SystemC/TLM-2.0 module (README.md).
+// The PAR thread scheduler as a SystemC/TLM-2.0 module (docs/architecture.md "Blocks and sockets";
+// README.md).
 //
 //   host (over the link) --> regs      [registers, bounded packet queue]
 //                            cores[c] --> PAR core c `ctrl`  (one binding per core, core order)

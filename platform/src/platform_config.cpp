@@ -19,7 +19,7 @@ const char* to_string(MemorySystem m) {
 const char* to_string(HostModel h) { return h == HostModel::Master ? "master" : "direct"; }
 
 PlatformConfig::PlatformConfig() {
-  // Host memory as shipped with the XD1000 (platform-reference.md §1.5).
+  // Host memory as shipped with the XD1000 (docs/link-and-memory.md §1.5).
   host_mem.preset = dram::Preset::Ddr_333;
   host_mem.option_prefix = "host_mem";
   // Host memory is a DRAM model here, so the link's constant SDRAM stage would count it twice.

@@ -36,7 +36,7 @@ struct RunSummary {
   const std::vector<LaunchTimes>* launches = nullptr;  // full system: per launch
 };
 
-// The readable report of par-core-timing.md §8 (the nine 2011 metrics, instruction classes,
+// The readable report of docs/core-timing.md §8 (the nine 2011 metrics, instruction classes,
 // IPC with and without compares, the simulator's speed).
 void write_report(std::ostream& os, const RunSummary& run);
 

@@ -1,4 +1,4 @@
-// Reproduces the single-lane study of the 2011 thesis (parsim-reference.md §3): every benchmark at
+// Reproduces the single-lane study of the 2011 thesis (docs/published-results.md §3): every benchmark at
 // L = 1, T = 1, 2, 4, 8 with the 2011 configuration, printed side by side with the published
 // Tables 2-8 and the relative error; optionally written as CSV and Markdown.
 //

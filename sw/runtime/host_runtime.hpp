@@ -124,7 +124,7 @@ class HostRuntime : public master::PacketControl {
   // Stages START, THREADS, FLAG_ADDR, TAG, CONTROL and I1..I15 in one 256-byte write, then rings
   // DOORBELL. With every queue entry of the scheduler taken by its packets, it first waits for one
   // of them to complete (as wait() does). `inherited` lists i1, i2, ... (at most 15; the rest are
-  // 0). threads <= 0 launches nothing (ISA §7.8) and returns Launch{0}.
+  // 0). threads <= 0 launches nothing (docs/isa.md §7.8) and returns Launch{0}.
   Launch launch(const Kernel& kernel, std::int64_t threads, std::initializer_list<std::uint64_t> inherited = {});
   // i1..i15 at index 1..15 (index 0 is ignored).
   Launch launch(const Kernel& kernel, std::int64_t threads, const std::array<std::uint64_t, 16>& inherited);

@@ -1,4 +1,4 @@
-// The full system through the parsys command (issue 4): the master core runs the .MASTER program
+// The full system through the parsys command: the master core runs the .MASTER program
 // or a C++ host program across the HT link; results equal the C++ references in both data
 // placements; more cores give the same results in less device time; a faulting packet ends the
 // run with an error, never a hang.

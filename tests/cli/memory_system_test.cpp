@@ -1,4 +1,4 @@
-// End-to-end tests of the memory hierarchy through the parsys command (issue 3): kernels give the
+// End-to-end tests of the memory hierarchy through the parsys command: kernels give the
 // same results with local and with global memory, the 2011 reproduction still holds with the
 // parsim2011 configuration, latency follows the DRAM and L2 parameters, and bad global accesses
 // are clear errors.

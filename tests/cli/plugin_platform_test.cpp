@@ -1,4 +1,4 @@
-// Vendor models loaded at run time (issue 5): the example vendor DRAM, built against the installed
+// Vendor models loaded at run time: the example vendor DRAM, built against the installed
 // plug-in SDK only, replaces device DRAM or host memory and the kernels give the same results,
 // loosely and approximately timed; a deliberately broken plug-in is caught by --check-protocol
 // naming both sockets and the rule.

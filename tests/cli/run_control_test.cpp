@@ -1,4 +1,4 @@
-// Long runs behave and runs can be traced (issue 5): host-time and cycle limits, Ctrl-C and a hung model each end the run
+// Long runs behave and runs can be traced: host-time and cycle limits, Ctrl-C and a hung model each end the run
 // with a clear message and the statistics gathered so far; the progress line appears on request.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// Control flow (ISA §7, platform-reference §3): per-thread results of predicated if/else, nested
-// and tail expands, counter and conditional loops, brk / brk 1 / brk 2, indirect expands, and
-// packets whose thread count is not a multiple of L x T — for several lane/thread shapes and in
-// functional mode.
+// Control flow (docs/isa.md §7, docs/simt-control-flow.md §3): per-thread results of predicated
+// if/else, nested and tail expands, counter and conditional loops, brk / brk 1 / brk 2, indirect
+// expands, and packets whose thread count is not a multiple of L x T — for several lane/thread
+// shapes and in functional mode.
 #include <gtest/gtest.h>
 
 #include <fstream>

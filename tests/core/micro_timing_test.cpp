@@ -1,4 +1,4 @@
-// The golden micro-timings of par-core-timing.md §7: exact execution times and stall counts.
+// The golden micro-timings of docs/core-timing.md §7: exact execution times and stall counts.
 #include <gtest/gtest.h>
 
 #include "core_test_support.hpp"

@@ -1,4 +1,4 @@
-// Runtime errors (ISA §9.2) and impossible configurations: one clear message naming the core, the
+// Runtime errors (docs/isa.md §9.2) and impossible configurations: one clear message naming the core, the
 // PC with its source line, the thread and the cause — never a crash.
 #include <gtest/gtest.h>
 

@@ -47,7 +47,7 @@ TEST(DocsTableParser, ReadsOptionTablesOnly) {
       "after the table\n"
       "```\n| option | default |\n|---|---|\n| `in.code` | 1 |\n```\n"
       "| option | default |\n| :-- | --: |\n| `y.n` | 1e+09 |\n";
-  const TableParse p = parse_option_tables(page, "p.md");
+  const TableParse p = parse_option_tables(page, "p-page");
   EXPECT_TRUE(p.errors.empty()) << p.errors.front();
   ASSERT_EQ(p.options.size(), 5u);
   EXPECT_EQ(p.options[0].name, "x.size");
@@ -60,21 +60,21 @@ TEST(DocsTableParser, ReadsOptionTablesOnly) {
   EXPECT_EQ(p.options[3].default_text, "\"\"");
   EXPECT_EQ(p.options[4].name, "y.n");
   EXPECT_EQ(p.options[4].default_text, "1e+09");
-  EXPECT_EQ(p.options[4].page, "p.md");
+  EXPECT_EQ(p.options[4].page, "p-page");
 }
 
 TEST(DocsTableParser, RejectsOtherFormats) {
   const TableParse p = parse_option_tables(
       "| Option | Default |\n|---|---|\n| `a.b` | 1 |\n\n"
       "| option | default |\n|---|---|\n| `a.c`, `a.d` | 1 |\n| a.e | 1 |\n| `a.f` |\n",
-      "bad.md");
+      "bad-page");
   ASSERT_EQ(p.errors.size(), 4u);
   EXPECT_EQ(p.errors[0],
-            "bad.md:1: a table whose first column is 'option' must start with the header '| option | default |' "
+            "bad-page:1: a table whose first column is 'option' must start with the header '| option | default |' "
             "(found '| Option | Default |')");
-  EXPECT_EQ(p.errors[1], "bad.md:7: an option row must start with '| `name` | default |' (found '| `a.c`, `a.d` | 1 |')");
-  EXPECT_EQ(p.errors[2], "bad.md:8: an option row must start with '| `name` | default |' (found '| a.e | 1 |')");
-  EXPECT_EQ(p.errors[3], "bad.md:9: an option row must start with '| `name` | default |' (found '| `a.f` |')");
+  EXPECT_EQ(p.errors[1], "bad-page:7: an option row must start with '| `name` | default |' (found '| `a.c`, `a.d` | 1 |')");
+  EXPECT_EQ(p.errors[2], "bad-page:8: an option row must start with '| `name` | default |' (found '| a.e | 1 |')");
+  EXPECT_EQ(p.errors[3], "bad-page:9: an option row must start with '| `name` | default |' (found '| `a.f` |')");
   EXPECT_TRUE(p.options.empty());
 }
 
@@ -82,15 +82,15 @@ TEST(DocsTableParser, ReadsInstanceTables) {
   const TableParse p = parse_option_tables(
       "| instance | options of | meaning |\n|---|---|---|\n| `host_mem.*` | `dram.*` | host memory |\n"
       "| `a.*` | dram |\n\n| instance | of |\n|---|---|\n",
-      "i.md");
+      "i-page");
   ASSERT_EQ(p.instances.size(), 1u);
   EXPECT_EQ(p.instances[0].instance, "host_mem");
   EXPECT_EQ(p.instances[0].base, "dram");
   EXPECT_EQ(p.instances[0].line, 3);
   ASSERT_EQ(p.errors.size(), 2u);
-  EXPECT_EQ(p.errors[0], "i.md:4: an instance row must start with '| `prefix.*` | `base.*` |' (found '| `a.*` | dram |')");
+  EXPECT_EQ(p.errors[0], "i-page:4: an instance row must start with '| `prefix.*` | `base.*` |' (found '| `a.*` | dram |')");
   EXPECT_EQ(p.errors[1],
-            "i.md:6: a table whose first column is 'instance' must start with the header '| instance | options of |' "
+            "i-page:6: a table whose first column is 'instance' must start with the header '| instance | options of |' "
             "(found '| instance | of |')");
   EXPECT_TRUE(p.options.empty());
 }

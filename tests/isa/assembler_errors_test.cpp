@@ -1,4 +1,4 @@
-// Assembler errors (par-isa.md §9.1): one test per case of the table with the exact
+// Assembler errors (docs/isa.md §9.1): one test per case of the table with the exact
 // "file:line:column: error: message" text, plus other malformed input and robustness.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Assembler: example programs, pseudo-instructions, directives, labels (par-isa.md §8, §10).
+// Assembler: example programs, pseudo-instructions, directives, labels (docs/isa.md §8, §10).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -123,7 +123,7 @@ struct Pair {
   const char* machine;
 };
 
-// par-isa.md §8.3: every pseudo-instruction and the machine instruction it stands for.
+// docs/isa.md §8.3: every pseudo-instruction and the machine instruction it stands for.
 constexpr Pair kPseudos[] = {
     {"sub r1 = r2, r3", "subf r1 = r3, r2"},
     {"subu r1 = r2, i3", "subfu r1 = i3, r2"},

@@ -1,4 +1,4 @@
-// Instruction encoding and decoding (par-isa.md §5).
+// Instruction encoding and decoding (docs/isa.md §5).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,12 +12,12 @@ namespace par::isa {
 namespace {
 
 struct Golden {
-  const char* source;  // as written in par-isa.md §5.3
+  const char* source;  // as written in docs/isa.md §5.3
   std::uint32_t word;
   const char* machine;  // disassembly (machine form)
 };
 
-// par-isa.md §5.3, every row.
+// docs/isa.md §5.3, every row.
 constexpr Golden kGolden[] = {
     {"add r1 = r2, 5", 0x20110140, "add r1 = r2, 5"},
     {"add r1 = r2, -1", 0x20117FC0, "add r1 = r2, -1"},

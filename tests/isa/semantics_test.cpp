@@ -1,4 +1,4 @@
-// Semantics of the value and compare operations (par-isa.md §6), checked on one slot.
+// Semantics of the value and compare operations (docs/isa.md §6), checked on one slot.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Per-thread instruction mix of the seven kernels, measured with the core's statistics, against the
-// mixes of parsim-reference.md §2 (exact), and the packet headers against the kernel table.
+// mixes of docs/published-results.md §2 (exact), and the packet headers against the kernel table.
 #include <gtest/gtest.h>
 
 #include "kernel_test_support.hpp"

@@ -1,4 +1,4 @@
-// Reproduction of the published single-lane tables (parsim-reference.md §3, §6.3): every kernel at
+// Reproduction of the published single-lane tables (docs/published-results.md §3, §6.3): every kernel at
 // L = 1, T = 1, 2, 4, 8 with the 2011 configuration (all CoreConfig defaults) lands within the
 // tolerance of the published cycle count, and its IPC, FPU throughput and utilisations follow
 // within the same tolerance. The analytical lower bounds of §5 hold for every row.

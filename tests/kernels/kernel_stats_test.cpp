@@ -1,4 +1,4 @@
-// The statistics code against the published numbers (parsim-reference.md §6.1): CoreStats fed with
+// The statistics code against the published numbers (docs/published-results.md §6.1): CoreStats fed with
 // the published cycle counts and the §2 mixes reproduces the recomputed columns of §4 (four
 // decimals) and, rounded half up to two decimals, the printed values of Tables 2-8 (except the
 // printing quirks of §3).

@@ -35,7 +35,7 @@ inline const isa::Program& kernel_program(const KernelInfo& k) {
 }
 
 inline core::CoreConfig shape(int lanes, int threads_per_lane) {
-  core::CoreConfig cfg;  // all other options: the 2011 model (parsim-reference.md §1)
+  core::CoreConfig cfg;  // all other options: the 2011 model (docs/published-results.md §1)
   cfg.lanes = lanes;
   cfg.threads_per_lane = threads_per_lane;
   return cfg;

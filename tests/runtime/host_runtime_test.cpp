@@ -199,7 +199,7 @@ TEST_F(HostRuntimeTest, LaunchStagesTheWholeBlockInOneBurstThenRingsTheDoorbell)
   EXPECT_FALSE(t.done);
   EXPECT_EQ(stat("launches"), 1);
 
-  // No packet for N <= 0 (ISA §7.8), and at most 15 inherited values.
+  // No packet for N <= 0 (docs/isa.md §7.8), and at most 15 inherited values.
   EXPECT_EQ(rt.launch(rt.kernel("kern"), 0).seq, 0u);
   EXPECT_EQ(port.log.size(), 2u);
   EXPECT_THROW(rt.launch(rt.kernel("kern"), 1, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), RuntimeError);

@@ -1,5 +1,5 @@
 // Data sections: .DATA, .i8 .. .i64, .f32, .f64, .zero, .align, label fix-ups and the overlap
-// check (par-isa.md §8.4).
+// check (docs/isa.md §8.4).
 #include <algorithm>
 #include <array>
 #include <cstdint>

@@ -91,7 +91,7 @@ class InsnParser {
   bool build_load(const OpInfo& m);
   bool build_store(const OpInfo& m);
   // A compare or compare pseudo: the register form may swap the targets and the operands, the
-  // immediate form may swap the targets and add 1 to the immediate (par-isa.md §8.3).
+  // immediate form may swap the targets and add 1 to the immediate (docs/isa.md §8.3).
   bool build_compare(Opcode reg_op, bool reg_swap_t, bool reg_swap_ops, Opcode imm_op,
                      bool imm_swap_t, int imm_add, bool reject_minus1);
   bool build_predlogic(Opcode op, bool swap_t, bool swap_src, bool unary);

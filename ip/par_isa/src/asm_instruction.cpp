@@ -1,5 +1,5 @@
 // Instruction lines of the PAR assembler: machine instructions by operand shape, dispatch
-// between machine and pseudo mnemonics, and the per-instruction errors of par-isa.md §9.1.
+// between machine and pseudo mnemonics, and the per-instruction errors of docs/isa.md §9.1.
 #include <string>
 #include <string_view>
 #include <utility>
@@ -115,7 +115,7 @@ bool InsnParser::build_store(const OpInfo& m) {
 }
 
 // Compares and their pseudos: the register form may swap targets and operands; the immediate
-// form may swap targets and add 1 to the immediate (par-isa.md §8.3).
+// form may swap targets and add 1 to the immediate (docs/isa.md §8.3).
 bool InsnParser::build_compare(Opcode reg_op, bool reg_swap_t, bool reg_swap_ops, Opcode imm_op,
                                bool imm_swap_t, int imm_add, bool reject_minus1) {
   form_ = info(imm_op).i_op6 != kNoOp6 ? "pXY = ra, rb or pXY = ra, imm" : "pXY = ra, rb";
@@ -185,7 +185,7 @@ bool InsnParser::build_loop() {
   in_.op = Opcode::LoopR;
   const Operand& c = ops_.lhs[0];
   if (!src_reg(c, in_.rd)) return false;
-  // Every slot of a PAR core must see the same count (par-isa.md §7.6).
+  // Every slot of a PAR core must see the same count (docs/isa.md §7.6).
   if (ctx_.kind == ProgramKind::Packet && in_.rd <= kFirstInherited)
     return error(c.col(), "loop count must be an inherited register i1..i15");
   return target(ops_.lhs[1], "loop", kImm16Max, in_.imm);
@@ -233,7 +233,7 @@ bool InsnParser::build_table(const OpInfo& m) {
   return false;
 }
 
-// Register pseudo-instructions (par-isa.md §8.3). Returns false after an error; callers only
+// Register pseudo-instructions (docs/isa.md §8.3). Returns false after an error; callers only
 namespace {
 
 // Machine mnemonics; the predicate-logic rows share names with register operations and are

@@ -1,4 +1,4 @@
-// Line lexer of the PAR assembler (par-isa.md §8.1). Private to the ISA library.
+// Line lexer of the PAR assembler (docs/isa.md §8.1). Private to the ISA library.
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,4 @@
-// Integer and floating-point literals of the PAR assembler (par-isa.md §8.1). Private.
+// Integer and floating-point literals of the PAR assembler (docs/isa.md §8.1). Private.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,7 @@ enum class NumStatus { Ok, Malformed, TooLarge, Float };
 NumStatus parse_uint(std::string_view text, std::uint64_t& mag);
 
 // True if the literal is written as floating point: it has a '.', a decimal exponent, or is
-// inf/nan (par-isa.md §8.1: such `.I` values are stored as binary64 bit patterns).
+// inf/nan (docs/isa.md §8.1: such `.I` values are stored as binary64 bit patterns).
 bool is_fp_spelling(std::string_view text);
 
 enum class FpStatus { Ok, Malformed, Overflow };

@@ -1,4 +1,4 @@
-// Operand syntax of instruction lines (par-isa.md §8.2) and the operand checks shared by all
+// Operand syntax of instruction lines (docs/isa.md §8.2) and the operand checks shared by all
 // instruction builders.
 #include <string>
 #include <utility>
@@ -147,7 +147,7 @@ bool InsnParser::pred(const Operand& o, std::uint8_t& p) {
 }
 
 // A compare / predicate-logic destination: pXY, or pX for the single-destination form, which puts
-// pX where the (possibly swapped) condition lands and p0 in the other target (par-isa.md §8.3).
+// pX where the (possibly swapped) condition lands and p0 in the other target (docs/isa.md §8.3).
 bool InsnParser::dest_preds(const Operand& o, bool swap, std::uint8_t& pt, std::uint8_t& pf) {
   if (o.mem || (o.a.kind != Atom::Pred && o.a.kind != Atom::PredPair))
     return error(o.col(), "destination must be a predicate pair pXY or a predicate pX, got " + quote(o.text()));

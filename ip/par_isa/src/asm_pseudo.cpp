@@ -1,4 +1,4 @@
-// Pseudo-instructions (par-isa.md §8.3): each expands into exactly one machine instruction.
+// Pseudo-instructions (docs/isa.md §8.3): each expands into exactly one machine instruction.
 #include <array>
 #include <string>
 #include <string_view>

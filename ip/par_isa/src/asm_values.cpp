@@ -1,4 +1,4 @@
-// Directive operands: integers, labels and FP literals (par-isa.md §8.1, §8.4).
+// Directive operands: integers, labels and FP literals (docs/isa.md §8.1, §8.4).
 #include <string>
 
 #include "asm_assembler.hpp"

@@ -1,5 +1,5 @@
 // Assembler driver: source lines, header and section directives, labels, data layout, and the
-// second pass that resolves labels (par-isa.md §8.4, errors §9.1). Instruction lines are parsed in
+// second pass that resolves labels (docs/isa.md §8.4, errors §9.1). Instruction lines are parsed in
 // asm_instruction.cpp.
 #include "par/isa/assembler.hpp"
 

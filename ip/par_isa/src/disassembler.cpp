@@ -1,5 +1,5 @@
 // Disassembler: machine instructions in assembly syntax, and whole programs as source files that
-// assemble back to the same program (par-isa.md §8).
+// assemble back to the same program (docs/isa.md §8).
 #include "par/isa/disassembler.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Binary encoding and decoding (par-isa.md §5). Every opcode number, x and f value comes from the
+// Binary encoding and decoding (docs/isa.md §5). Every opcode number, x and f value comes from the
 // opcode table in instruction.cpp; this file only knows the field positions of the formats.
 #include "par/isa/encoding.hpp"
 
@@ -12,7 +12,7 @@ namespace {
 
 using u32 = std::uint32_t;
 
-// Field positions (par-isa.md §5).
+// Field positions (docs/isa.md §5).
 constexpr int kStopBit = 0;
 constexpr int kQpPos = 1;
 constexpr int kFPos = 4;

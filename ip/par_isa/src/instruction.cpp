@@ -9,7 +9,7 @@ using U = Unit;
 using S = Shape;
 constexpr std::uint8_t N = kNoOp6;
 
-// par-isa.md §5.2. Columns: opcode, mnemonic, unit, shape, R op6 (op5 for compares), x, I op6
+// docs/isa.md §5.2. Columns: opcode, mnemonic, unit, shape, R op6 (op5 for compares), x, I op6
 // (op5 for compares), f, flags.
 constexpr std::array<OpInfo, kOpcodeCount> kTable = {{
     {O::Add, "add", U::Alu, S::Binary, 31, 0, 16, 0, kWritesP7},

@@ -1,5 +1,5 @@
 // Register, predicate and label names shared by the assembler, disassembler and image reader
-// (par-isa.md §3, §8.1). Private to the ISA library.
+// (docs/isa.md §3, §8.1). Private to the ISA library.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,7 @@ struct PredToken {
 PredToken parse_predicate(std::string_view tok);
 
 // "r3", "i12", "p5": a letter r/i/p followed only by digits, in any case. Such names are reserved
-// and can never be labels (par-isa.md §8.1).
+// and can never be labels (docs/isa.md §8.1).
 bool is_register_like(std::string_view name);
 // [A-Za-z_][A-Za-z0-9_]* and not register-like.
 bool is_valid_label(std::string_view name);

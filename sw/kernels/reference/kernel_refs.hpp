@@ -1,4 +1,4 @@
-// The seven reference kernels of the single-lane study (parsim-reference.md §2, §3): a table that
+// The seven reference kernels of the single-lane study (docs/published-results.md §2, §3): a table that
 // describes them, typed access to the input data of an assembled kernel, and one plain C++
 // reference computation per kernel. The references read their inputs from the program's data
 // sections (through the data labels) and inherited registers, exactly what the kernel sees, and
@@ -20,7 +20,7 @@ enum class ElementType : std::uint8_t { U8, I16, F64 };
 int element_size(ElementType t);
 const char* element_type_name(ElementType t);
 
-// Instructions per thread by unit, and control instructions (parsim-reference.md §2).
+// Instructions per thread by unit, and control instructions (docs/published-results.md §2).
 struct KernelMix {
   std::int64_t alu = 0;
   std::int64_t fpu = 0;

@@ -1,5 +1,5 @@
 // The table of the seven reference kernels: files, outputs, thread counts, the per-thread mixes of
-// parsim-reference.md §2 and the published rows of Tables 2-8 (§3, as printed).
+// docs/published-results.md §2 and the published rows of Tables 2-8 (§3, as printed).
 #include <algorithm>
 #include <stdexcept>
 

@@ -23,7 +23,7 @@ struct PresetRow {
 
 constexpr std::uint64_t GiB = 1ull << 30;
 
-// platform-reference.md §2.3 (LPDDR3-1866) and §1.5 (DDR-333); JEDEC speed bins for the others.
+// docs/link-and-memory.md §2.3 (LPDDR3-1866) and §1.5 (DDR-333); JEDEC speed bins for the others.
 const PresetRow kPresets[] = {
     {Preset::Lpddr3_1866, 2, 1, 8, 1, 32, 8, 32768, 4096, 2 * GiB, 933,
      14, 8, 17, 17, 20, 40, 57, 10, 10, 47, 14, 7, 7, 7, 4, 4, 4, 1, 3640, 196},
@@ -64,7 +64,7 @@ TEST(DramConfig, EveryPresetHasItsTimingValues) {
 }
 
 TEST(DramConfig, PresetNanosecondsMatchTheirSources) {
-  // LPDDR3-1866: 14.9 GB/s peak over two channels (platform-reference §2.3); DDR-333: 2.67 GB/s.
+  // LPDDR3-1866: 14.9 GB/s peak over two channels (docs/link-and-memory.md §2.3); DDR-333: 2.67 GB/s.
   DramConfig lp;
   EXPECT_NEAR(lp.resolved().peak_gbs(), 14.93, 0.01);  // 2 x 933 MHz x 2 x 4 bytes
   DramConfig ddr;

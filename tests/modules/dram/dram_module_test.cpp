@@ -98,7 +98,7 @@ TEST(DramModule, IdleLatenciesPerPresetClosedHitConflict) {
 }
 
 TEST(DramModule, Ddr333IdleClosedRowReadIsCloseTo51ns) {
-  // platform-reference §1.5: the source modelled host-memory access as a constant 51 ns.
+  // docs/link-and-memory.md §1.5: the source modelled host-memory access as a constant 51 ns.
   // DDR-333: tRCD 18 ns + CL 2.5 x 6 = 15 ns + one BL4 burst (2 cycles) 12 ns = 45 ns for 32 bytes;
   // a 64-byte line is two bursts back to back: + 12 ns = 57 ns. Both are within one clock (6 ns)
   // of 51 ns (the source's figure lies between them, e.g. one command clock of controller time).

@@ -1,4 +1,4 @@
-// HT link configuration: defaults from platform-reference.md §1, derived link rates, validation
+// HT link configuration: defaults from docs/link-and-memory.md §1, derived link rates, validation
 // messages and option registration.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The HtLink SC_MODULE through its TLM sockets: round trips against the stage/serialisation
-// arithmetic of platform-reference.md §1, splitting, posted writes, the outstanding limit,
+// arithmetic of docs/link-and-memory.md §1, splitting, posted writes, the outstanding limit,
 // bandwidth limits of both widths, errors, debug transport, nb_transport_fw and interrupts from
 // the device side. Each test body runs in a forked child (one SystemC elaboration per process).
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The link's timing without SystemC: outstanding limiter, packetisation and the
 // latency stages of LinkModel. Times are in ps; the expected values are derived in the comments
-// from platform-reference.md §1 (stages 70 + 32 + 51 + 12 + 30 + 110 = 305 ns; 1.25 ns/B on 8
+// from docs/link-and-memory.md §1 (stages 70 + 32 + 51 + 12 + 30 + 110 = 305 ns; 1.25 ns/B on 8
 // bits, 0.625 ns/B on 16 bits at 400 MHz DDR).
 #include <gtest/gtest.h>
 
@@ -116,7 +116,7 @@ TEST(LinkModel, SerialisationFollowsWidthClockAndOverhead) {
   EXPECT_EQ(Link(c).model.packet_ps(8), ns(12));
 }
 
-// The spec's example (§1.2, §1.4): a 16-byte device read costs 8 B upstream and 4 + 16 B
+// The example of docs/link-and-memory.md §1.2, §1.4: a 16-byte device read costs 8 B upstream and 4 + 16 B
 // downstream. 8 bits: 70 + 8 x 1.25 + 32 + 51 + 12 + 30 + 20 x 1.25 + 110 = 305 + 35 = 340 ns.
 TEST(LinkModel, DeviceRead16BytesOn8BitsTakes340ns) {
   Link l(Link::width(8));

@@ -248,7 +248,7 @@ TEST(L2, WriteMissPolicies) {
   });
 }
 
-// The study property of the issue: on a pattern limited by bank occupancy (many same-time hits
+// The property memory-latency studies rely on: on a pattern limited by bank occupancy (many same-time hits
 // spread over the lines of the interleave), total time falls as banks are added.
 TEST(L2, LatencyFallsWithMoreBanksOnABankBoundPattern) {
   run_isolated([] {

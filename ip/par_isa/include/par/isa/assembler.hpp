@@ -1,4 +1,4 @@
-// Assembler for PAR source files (par-isa.md §8, errors §9.1).
+// Assembler for PAR source files (docs/isa.md §8, errors §9.1).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Disassembler (the inverse of the assembler, par-isa.md §8).
+// Disassembler (the inverse of the assembler, docs/isa.md §8).
 #pragma once
 
 #include <cstdint>

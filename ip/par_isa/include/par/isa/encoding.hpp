@@ -1,4 +1,4 @@
-// Binary encoding and decoding of single instructions (par-isa.md §5).
+// Binary encoding and decoding of single instructions (docs/isa.md §5).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // PAR ISA: opcodes, the decoded instruction, and its operand roles.
 //
-// This header is the single description of the instruction set (par-isa.md §5): every other part
+// This header is the single description of the instruction set (docs/isa.md §5): every other part
 // of the ISA library (encoder, decoder, assembler, disassembler, semantics) and the cycle-level core
 // read the opcode table below instead of repeating field values.
 #pragma once
@@ -11,12 +11,12 @@
 
 namespace par::isa {
 
-// Functional unit that executes an instruction (par-isa.md §6.9).
+// Functional unit that executes an instruction (docs/isa.md §6.9).
 enum class Unit : std::uint8_t { Alu, Fpu, Ls, Cmp, Control };
 inline constexpr int kBackendUnits = 4;  // Alu, Fpu, Ls, Cmp: the units of a lane
 std::string_view unit_name(Unit u);
 
-// Binary layout families (par-isa.md §5).
+// Binary layout families (docs/isa.md §5).
 enum class Format : std::uint8_t {
   R,      // op6 rd ra rb x f
   I,      // op6 rd ra imm9 f
@@ -71,7 +71,7 @@ inline constexpr int kOpcodeCount = static_cast<int>(Opcode::Count);
 
 // Flags describing what an opcode reads and writes beyond its shape.
 enum OpFlag : std::uint16_t {
-  kWritesP7 = 1u << 0,     // implicit p7 destination (par-isa.md §3.2)
+  kWritesP7 = 1u << 0,     // implicit p7 destination (docs/isa.md §3.2)
   kReadsP7 = 1u << 1,      // addx
   kReadsRd = 1u << 2,      // mac, macu, mac.d, mac.f, sli: rd is also a source
   kLongLatency = 1u << 3,  // div/rem/sqrt: core.fpu_div_latency
@@ -80,7 +80,7 @@ enum OpFlag : std::uint16_t {
 
 inline constexpr std::uint8_t kNoOp6 = 0xFF;
 
-// One row of the opcode table (par-isa.md §5.2). An instruction may have an R form (r_op6 with
+// One row of the opcode table (docs/isa.md §5.2). An instruction may have an R form (r_op6 with
 // x/f) and an I form (i_op6 with f); compares use op5 in place of op6.
 struct OpInfo {
   Opcode op;

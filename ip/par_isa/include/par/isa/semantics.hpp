@@ -1,4 +1,4 @@
-// Functional semantics of the non-control instructions (par-isa.md §6), one functor per opcode.
+// Functional semantics of the non-control instructions (docs/isa.md §6), one functor per opcode.
 //
 // The functors work on one slot's values. Callers that execute many slots (the SIMT lanes of a
 // PAR core) switch on the opcode once with dispatch_value_op / dispatch_compare_op and run a
@@ -29,7 +29,7 @@ __extension__ using u128 = unsigned __int128;
 inline constexpr u64 kCanonicalNan64 = 0x7FF8000000000000ull;
 inline constexpr u64 kCanonicalNan32 = 0x7FC00000ull;
 
-// Arithmetic FP results: NaN becomes the canonical quiet NaN (par-isa.md §6.7).
+// Arithmetic FP results: NaN becomes the canonical quiet NaN (docs/isa.md §6.7).
 inline u64 fp64(double d) { return std::isnan(d) ? kCanonicalNan64 : from_f64(d); }
 inline u64 fp32(float f) { return std::isnan(f) ? kCanonicalNan32 : from_f32(f); }
 
@@ -154,7 +154,7 @@ PAR_SEM_OP(OpRem, {
 })
 PAR_SEM_OP(OpRemu, { return b == 0 ? a : a % b; })
 
-// min/max with -0 < +0 and NaN handling (par-isa.md §6.7), for double or float.
+// min/max with -0 < +0 and NaN handling (docs/isa.md §6.7), for double or float.
 template <class F>
 inline bool fp_less(F x, F y) {
   if (x == y) return std::signbit(x) && !std::signbit(y);
