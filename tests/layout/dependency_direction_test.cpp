@@ -1,7 +1,7 @@
-// Dependencies run one way, sw -> modules -> ip (docs/architecture.md, "Layout"), and two modules
-// meet only through published contracts (a module's include/ headers and INTERFACE target): the
-// tree has no #include, link or exported include directory against that; and the scan finds each
-// kind of violation in a small tree made for it.
+// Dependencies run one way, sw -> modules -> ip (docs/architecture.md, "Dependency direction"), and
+// two modules meet only through published contracts (a module's include/ headers and INTERFACE
+// target): the tree has no #include, link or exported include directory against that; and the scan
+// finds each kind of violation in a small tree made for it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

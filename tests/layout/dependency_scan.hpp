@@ -1,6 +1,7 @@
-// Which way the dependencies of the source tree run (docs/architecture.md, "Layout"): sw/ (host
-// software, kernels) may use modules/ and ip/, modules/ may use ip/, ip/ uses neither. A scan of
-// the tree's #include lines and CMake files that lists every dependency running the other way:
+// Which way the dependencies of the source tree run (docs/architecture.md, "Dependency direction"):
+// sw/ (host software, kernels) may use modules/ and ip/, modules/ may use ip/, ip/ uses neither. A
+// scan of the tree's #include lines and CMake files that lists every dependency running the other
+// way:
 //
 // - an #include in ip/ or modules/ that can only be the header of a higher layer (resolved next
 //   to the including file first, then by the include path's tail against every header of the
