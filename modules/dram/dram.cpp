@@ -40,6 +40,7 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
       tick_ps_(1e6 / (2.0 * cfg_.clock_mhz)),
       resolution_ps_(sc_core::sc_get_time_resolution().to_seconds() * 1e12),
       frontend_ticks_(static_cast<Tick>(cfg_.frontend_cycles) * 2),
+      return_ticks_(static_cast<Tick>(cfg_.return_cycles) * 2),
       peq_(this, &Dram::response_due) {
   in.register_b_transport(this, &Dram::b_transport);
   in.register_nb_transport_fw(this, &Dram::nb_transport_fw);
@@ -177,7 +178,8 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     a = next;
   }
 
-  const sc_time completion = std::max(tick_time(done), arrival);
+  // The data still has the PHY and the return path to cross (no queue entry held meanwhile).
+  const sc_time completion = std::max(tick_time(done + return_ticks_), arrival);
   const double latency_ns = (completion - arrival).to_seconds() * 1e9;
   stats_.latency.sample(latency_ns);
   if (op == Op::Read) {

@@ -89,6 +89,7 @@ class Dram : public sc_core::sc_module {
   double tick_ps_;        // half a clock cycle
   double resolution_ps_;  // sc_time resolution
   Tick frontend_ticks_;
+  Tick return_ticks_;
   Tick latest_tick_ = 0;  // latest completion
   double latest_ns_ = 0;
   std::uint64_t refreshes_seen_ = 0;

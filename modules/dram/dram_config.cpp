@@ -170,6 +170,8 @@ std::vector<std::string> DramConfig::validate() const {
     check.add("queue_depth", std::to_string(c.queue_depth) + " is out of range 1..4096");
   if (c.frontend_cycles > 100000)
     check.add("frontend_cycles", std::to_string(c.frontend_cycles) + " is out of range 0..100000");
+  if (c.return_cycles > 100000)
+    check.add("return_cycles", std::to_string(c.return_cycles) + " is out of range 0..100000");
   return errors;
 }
 
@@ -202,6 +204,7 @@ simkit::Json DramConfig::to_json() const {
   j["queue_depth"] = queue_depth;
   j["refresh"] = refresh;
   j["frontend_cycles"] = frontend_cycles;
+  j["return_cycles"] = return_cycles;
   j["bank_stats"] = bank_stats;
   j["capacity"] = capacity();
   j["peak_gbs"] = peak_gbs();
@@ -256,6 +259,9 @@ void register_options(simkit::OptionRegistry& reg, DramConfig& c, const std::str
   reg.add(p + "refresh", c.refresh, "Model refresh (all-bank, every tREFI, for tRFC).");
   reg.add(p + "frontend_cycles", c.frontend_cycles,
           "Controller/PHY cycles added to every request before it is scheduled.")
+      .range(0, 100000);
+  reg.add(p + "return_cycles", c.return_cycles,
+          "PHY and return-path cycles added to every completion after its last data beat (hold no queue entry).")
       .range(0, 100000);
   reg.add(p + "bank_stats", c.bank_stats, "Per-bank counters in the statistics.");
 }

@@ -73,6 +73,7 @@ struct DramConfig {
   unsigned queue_depth = 32;     // bursts per channel
   bool refresh = true;
   unsigned frontend_cycles = 0;  // controller/PHY cycles added before a request is scheduled
+  unsigned return_cycles = 0;    // PHY/return-path cycles added after the last data beat
   bool bank_stats = false;       // per-bank counters in the statistics
   std::string option_prefix = "dram";  // names the options in messages ("host_mem" for host memory)
 

@@ -115,12 +115,27 @@ Tick TimingEngine::data_spacing(const Burst& a, Tick a_start, unsigned b_rank, u
 }
 
 Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
-  // Entries are held until their data completes. Entries of bursts called earlier but arriving
-  // later are counted as occupying too (conservative when arrivals come out of order).
-  const auto it = std::upper_bound(ch.queue.begin(), ch.queue.end(), arrival);
-  const auto busy = static_cast<std::size_t>(ch.queue.end() - it);
-  if (busy < p_.queue_depth) return arrival;
-  return *(it + static_cast<std::ptrdiff_t>(busy - p_.queue_depth));  // frees an entry
+  // An entry is held from its burst's admission until its data completes, and only then: a burst
+  // called earlier but arriving later (a posted write handed over ahead of its arrival) does not
+  // occupy the queue before it arrives.
+  Tick t = arrival;
+  for (;;) {
+    const auto it = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
+    // Entries ending after t, in order of their ends; the fast case needs no look at them.
+    if (static_cast<std::size_t>(ch.queue.end() - it) < p_.queue_depth) return t;
+    std::size_t held = 0;
+    for (auto e = it; e != ch.queue.end(); ++e) held += e->admitted <= t;
+    if (held < p_.queue_depth) return t;
+    // Wait until enough of the entries held at t have completed; entries admitted in the
+    // meantime may still hold it up (next round).
+    std::size_t to_free = held - p_.queue_depth + 1;
+    for (auto e = it;; ++e) {
+      if (e->admitted <= t && --to_free == 0) {
+        t = e->end;
+        break;
+      }
+    }
+  }
 }
 
 // --- searches ---------------------------------------------------------------------------------
@@ -319,7 +334,8 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
         r.auto_precharge = pre;
       }
     }
-    ch.queue.insert(std::upper_bound(ch.queue.begin(), ch.queue.end(), r.data_end), r.data_end);
+    ch.queue.insert(std::upper_bound(ch.queue.begin(), ch.queue.end(), r.data_end, Channel::Entry::ends_after),
+                    Channel::Entry{r.data_end, r.admitted});
     return r;
   };
 
@@ -399,7 +415,8 @@ void TimingEngine::retire(Tick now) {
     auto before_h = [h](const auto& e) { return e.first < h; };
     ch.commands.erase_front_while(before_h);
     ch.data.erase_front_while([h](const auto& e) { return e.second.end < h; });
-    ch.queue.erase(ch.queue.begin(), std::upper_bound(ch.queue.begin(), ch.queue.end(), now));
+    ch.queue.erase(ch.queue.begin(),
+                   std::upper_bound(ch.queue.begin(), ch.queue.end(), now, Channel::Entry::ends_after));
     for (Rank& rank : ch.ranks) {
       rank.acts.erase_front_while(before_h);
       rank.reads.erase_front_while(before_h);

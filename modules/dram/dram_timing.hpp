@@ -144,7 +144,13 @@ class TimingEngine {
   struct Channel {
     Timeline<char> commands;            // command-bus slots in use
     Timeline<Burst> data;               // data start -> burst
-    std::vector<Tick> queue;            // completion ticks of admitted bursts, sorted
+    struct Entry {                      // a request-queue entry, held over [admitted, end)
+      Tick end;
+      Tick admitted;
+      // For upper_bound by end: entries that end after t.
+      static bool ends_after(Tick t, const Entry& x) { return t < x.end; }
+    };
+    std::vector<Entry> queue;           // sorted by end
     Tick last_column = -kNever;         // FCFS: column commands in call order
     Tick last_data = -kNever;           // FCFS: start of the latest data burst
     Burst last_burst{-kNever, 0, 0, Op::Read};

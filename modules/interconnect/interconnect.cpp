@@ -26,6 +26,10 @@ void register_options(simkit::OptionRegistry& reg, InterconnectConfig& c, const 
   reg.add(prefix + ".port_bytes_per_ns", c.port_bytes_per_ns,
           "Bandwidth of each " + what + " output port in bytes/ns (GB/s); 0 = unlimited.")
       .range(0, 1e6);
+  reg.add(prefix + ".serialise", c.serialise,
+          "Each access also takes the time its data needs on the port (bytes / " + prefix +
+              ".port_bytes_per_ns: the beats of a narrow crossbar) as latency: a write before it reaches the "
+              "target, a read's response after the target answers.");
 }
 
 Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg)
@@ -106,6 +110,7 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
   PortStats& ps = port_stats_[port];
   ++*ps.transactions;
   *ps.bytes += len;
+  std::uint64_t beats = 0;  // the access's own transfer time when serialised, in ticks
   if (ticks_per_byte_ > 0) {
     // Reserve the output port for the transfer (loosely timed contention). A calendar, not one
     // busy-until time: cores run ahead of each other within a quantum, so requests arrive out of
@@ -116,6 +121,7 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
     simkit::IntervalCalendar& cal = port_calendars_[port];
     cal.retire(now);
     const auto transfer = static_cast<std::uint64_t>(len * ticks_per_byte_ + 0.5);
+    if (cfg_.serialise) beats = transfer;
     const std::uint64_t start = cal.reserve(arrive, transfer);
     *ps.busy_ns += static_cast<double>(transfer) * ns_per_tick_;
     if (start == arrive) {
@@ -128,7 +134,10 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
     delay += latency_;
   }
   if (r->translate) tx.set_address(addr - r->base);
+  const bool read = tx.is_read();
+  if (beats > 0 && !read) delay += time_from_value(beats);  // write data goes with the request
   out[static_cast<unsigned>(r->port)]->b_transport(tx, delay);
+  if (beats > 0 && read) delay += time_from_value(beats);  // read data comes with the response
   tx.set_address(addr);  // initiators see their own address again
 }
 

@@ -31,11 +31,13 @@ struct Region {
 struct InterconnectConfig {
   double latency_ns = 0;        // added to every routed access
   double port_bytes_per_ns = 0;  // bandwidth of each output port; 0 = unlimited
+  bool serialise = false;        // an access also takes its own transfer time (beats) as latency
 
   std::vector<std::string> validate(const std::string& prefix = "bus") const;
 };
 
-// Binds PREFIX.latency_ns and PREFIX.port_bytes_per_ns; `what` names the interconnect in the help.
+// Binds PREFIX.latency_ns, PREFIX.port_bytes_per_ns and PREFIX.serialise; `what` names the
+// interconnect in the help.
 void register_options(simkit::OptionRegistry& reg, InterconnectConfig& cfg, const std::string& prefix = "bus",
                       const std::string& what = "Device interconnect");
 

@@ -15,44 +15,14 @@ bool ByteEnables::all(unsigned n) const {
 BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::StatGroup& group)
     : cfg_(cfg),
       geo_(cfg),
-      period_(std::max<Tick>(period, 1)),
-      cycle_(period_),
-      hit_(period_ * cfg.hit_latency),
+      hit_(std::max<Tick>(period, 1) * cfg.hit_latency),
       next_(next),
-      tags_(cfg.sets(), cfg.ways, cfg.line_bytes),
-      mshrs_(cfg.mshrs),
-      port_(period_),
       stats_(group),
+      core_(cfg.sets(), cfg.ways, cfg.line_bytes, cfg.mshrs, std::max<Tick>(period, 1), stats_),
+      tags_(core_.tags),
       fill_buf_(cfg.line_bytes) {}
 
-namespace {
-
-// memcpy with the usual access and line sizes as constants (inlined, no library call).
-inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, unsigned n) {
-  switch (n) {
-    case 8: std::memcpy(dst, src, 8); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    case 16: std::memcpy(dst, src, 16); break;
-    case 32: std::memcpy(dst, src, 32); break;
-    case 64: std::memcpy(dst, src, 64); break;
-    default: std::memcpy(dst, src, n); break;
-  }
-}
-
-}  // namespace
-
-// Inline: once per access.
-inline void BankModel::apply(const Request& r, std::uint8_t* line_data) const {
-  std::uint8_t* p = line_data + geo_.offset_in_line(r.addr);
-  if (r.be.ptr == nullptr) {
-    if (r.write) copy_bytes(p, r.data, r.len);
-    else copy_bytes(r.data, p, r.len);
-    return;
-  }
-  apply_enabled(r, p);
-}
-
-void BankModel::apply_enabled(const Request& r, std::uint8_t* p) const {
+void apply_enabled(const Request& r, std::uint8_t* p) {
   for (unsigned i = 0; i < r.len; ++i) {
     if (!r.be.on(i)) continue;
     if (r.write) p[i] = r.data[i];
@@ -60,7 +30,7 @@ void BankModel::apply_enabled(const Request& r, std::uint8_t* p) const {
   }
 }
 
-std::vector<std::uint8_t> BankModel::piece_enables(const Request& r) const {
+std::vector<std::uint8_t> piece_enables(const Request& r) {
   std::vector<std::uint8_t> be;
   if (r.be.ptr == nullptr) return be;
   be.resize(r.len);
@@ -70,13 +40,7 @@ std::vector<std::uint8_t> BankModel::piece_enables(const Request& r) const {
 
 Outcome BankModel::access(const Request& r) {
   assert(r.len > 0 && geo_.offset_in_line(r.addr) + r.len <= geo_.line_bytes());
-  const Tick start = port_.reserve(r.at);
-  ++stats_.accesses;
-  ++(r.write ? stats_.writes : stats_.reads);
-  if (start > r.at) {
-    ++stats_.bank_conflicts;
-    stats_.bank_conflict_cycles += cycles_ceil(start - r.at, cycle_);
-  }
+  const Tick start = core_.start(r.write, r.at);
   const std::uint64_t line = geo_.line_of(r.addr);
   const std::uint64_t set = geo_.set_of(r.addr);
   Outcome out;
@@ -99,8 +63,7 @@ Outcome BankModel::access(const Request& r) {
     ++stats_.misses;
     out = miss(r, set, line, start);
   }
-  if (!out.ok) ++stats_.errors;
-  stats_.latency.sample(static_cast<double>(out.done - r.at) / static_cast<double>(period_));
+  core_.finish(r.at, out.ok, out.done);
   return out;
 }
 
@@ -114,23 +77,8 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   }
   const bool validate = r.write && cfg_.write_validate && r.len == geo_.line_bytes() &&
                         r.be.all(r.len);
-  if (!validate) {
-    const Tick free = mshrs_.free_at(start);
-    if (free > start) {
-      ++stats_.mshr_full_stalls;
-      stats_.mshr_stall_cycles += cycles_ceil(free - start, cycle_);
-      start = free;
-    }
-  }
-  const int v = tags_.victim(set, start);
+  const int v = core_.place_miss(set, start, !validate);
   Way& victim = tags_.at(set, v);
-  if (victim.valid && victim.ready > start) {
-    // Every way of the set waits for a fill; the fill that completes first frees its way.
-    // MSHRs only free up as time passes, so the entry found above is still free.
-    ++stats_.set_stalls;
-    stats_.set_stall_cycles += cycles_ceil(victim.ready - start, cycle_);
-    start = victim.ready;
-  }
   Tick ready = start;
   if (!validate) {
     // The fill is requested before the victim's writeback so that it gets the next level first;
@@ -139,7 +87,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
       return Outcome{false, start};
     }
     ++stats_.fills;
-    mshrs_.allocate(line, start, ready);
+    core_.mshrs.allocate(line, start, ready);
   } else {
     ++stats_.write_validates;
   }
@@ -164,13 +112,17 @@ bool BankModel::debug(const Request& r) {
     if (r.write) tags_.at(set, w).dirty = true;
     return true;
   }
+  return debug_below(next_, r);
+}
+
+bool debug_below(NextLevel& next, const Request& r) {
   if (r.write) {
     std::vector<std::uint8_t> be = piece_enables(r);
-    return next_.write_dbg(r.addr, r.data, r.len, be.empty() ? nullptr : be.data());
+    return next.write_dbg(r.addr, r.data, r.len, be.empty() ? nullptr : be.data());
   }
   // Read through a buffer so disabled bytes of the initiator's array stay untouched.
   std::vector<std::uint8_t> buf(r.len);
-  if (!next_.read_dbg(r.addr, buf.data(), r.len)) return false;
+  if (!next.read_dbg(r.addr, buf.data(), r.len)) return false;
   for (unsigned i = 0; i < r.len; ++i)
     if (r.be.on(i)) r.data[i] = buf[i];
   return true;
@@ -181,7 +133,7 @@ Tick BankModel::flush(Tick at, bool invalidate) {
   for (std::size_t i = 0; i < tags_.size(); ++i) {
     Way& x = tags_.way_at(i);
     if (x.valid && x.dirty) {
-      const Tick start = std::max(port_.reserve(at), x.ready);
+      const Tick start = std::max(core_.port.reserve(at), x.ready);
       Tick wb_done = start;
       next_.write(geo_.line_base(x.line), tags_.data_at(i), geo_.line_bytes(), nullptr, start,
                   wb_done);

@@ -19,14 +19,14 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "bank_stats.hpp"
+#include "cache_core.hpp"
 #include "l2_config.hpp"
 #include "l2_geometry.hpp"
 #include "mshr_file.hpp"
-#include "port_calendar.hpp"
-#include "tag_array.hpp"
 #include "tick.hpp"
 
 namespace par::l2 {
@@ -72,6 +72,31 @@ struct Outcome {
   Tick done = 0;   // completion time
 };
 
+// The request's byte enables as one byte per data byte (0 or 0xff), for the next level; empty
+// when the request has none.
+std::vector<std::uint8_t> piece_enables(const Request& r);
+
+// Moves the request's bytes between its data and `p`, the cached line's bytes at the request's
+// offset: a write into the line, a read out of it, honouring byte enables. Inline: once per access.
+void apply_enabled(const Request& r, std::uint8_t* p);
+inline void apply_request(const Request& r, std::uint8_t* p) {
+  if (r.be.ptr != nullptr) return apply_enabled(r, p);
+  std::uint8_t* dst = r.write ? p : r.data;
+  const std::uint8_t* src = r.write ? r.data : p;
+  switch (r.len) {  // the usual access and line sizes as constants: no library call
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 16: std::memcpy(dst, src, 16); break;
+    case 32: std::memcpy(dst, src, 32); break;
+    case 64: std::memcpy(dst, src, 64); break;
+    default: std::memcpy(dst, src, r.len); break;
+  }
+}
+
+// The untimed access of the next level for a request that the cache does not hold (debug
+// transport): disabled bytes of a read stay untouched in the request's data.
+bool debug_below(NextLevel& next, const Request& r);
+
 class BankModel {
  public:
   // `cfg` must be valid; `period` is the bank clock period in ticks; statistics are registered
@@ -92,26 +117,23 @@ class BankModel {
   bool contains(std::uint64_t addr) const;
   bool is_dirty(std::uint64_t addr) const;
   const L2Geometry& geometry() const { return geo_; }
-  const MshrFile& mshrs() const { return mshrs_; }
-  Tick period() const { return period_; }
+  const MshrFile& mshrs() const { return core_.mshrs; }
+  Tick period() const { return core_.period; }
   BankStats& stats() { return stats_; }
 
  private:
   Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
-  void apply(const Request& r, std::uint8_t* line_data) const;
-  void apply_enabled(const Request& r, std::uint8_t* p) const;  // with byte enables
-  std::vector<std::uint8_t> piece_enables(const Request& r) const;
+  void apply(const Request& r, std::uint8_t* line_data) const {
+    apply_request(r, line_data + geo_.offset_in_line(r.addr));
+  }
 
   L2Config cfg_;
   L2Geometry geo_;
-  Tick period_;
-  TickDivider cycle_;  // divides by period_
   Tick hit_;
   NextLevel& next_;
-  TagArray tags_;
-  MshrFile mshrs_;
-  PortCalendar port_;
   BankStats stats_;
+  CacheCore core_;
+  TagArray& tags_;  // core_.tags
   std::vector<std::uint8_t> fill_buf_;
 };
 

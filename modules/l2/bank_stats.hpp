@@ -1,21 +1,26 @@
-// The counters of one L2 bank, registered in the bank's statistics group. Plain C++ (simkit).
+// The counters of the project's cache models (an L2 bank here, a core's L1 in modules/l1),
+// registered in the cache's statistics group. Plain C++ (simkit).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "par/simkit/stats.hpp"
 
 namespace par::l2 {
 
-struct BankStats {
-  explicit BankStats(simkit::StatGroup& group);
+struct CacheCounters {
+  // The names in the descriptions: `what` is the cache ("bank", "L1"), `next` the level below it
+  // ("DRAM", "the next level"); `port` names the access-port counters (`<port>_conflicts`,
+  // `<port>_conflict_cycles`).
+  CacheCounters(simkit::StatGroup& group, const std::string& what, const std::string& next, const std::string& port);
 
-  // The counters that the L2 wrapper sums over its banks (name, unit; in this order).
+  // The counters that a parent sums over its caches (name, unit; in registration order).
   struct Summed {
-    const char* name;
+    std::string name;
     const char* unit;
   };
-  static const std::vector<Summed>& summed();
+  static std::vector<Summed> summed(const std::string& port);
 
   // accesses = hits + misses + mshr_merges = reads + writes
   simkit::Counter& accesses;
@@ -31,12 +36,18 @@ struct BankStats {
   simkit::Counter& flush_writebacks;
   simkit::Counter& mshr_full_stalls;
   simkit::Counter& mshr_stall_cycles;
-  simkit::Counter& bank_conflicts;
-  simkit::Counter& bank_conflict_cycles;
+  simkit::Counter& port_conflicts;
+  simkit::Counter& port_conflict_cycles;
   simkit::Counter& set_stalls;
   simkit::Counter& set_stall_cycles;
   simkit::Counter& errors;
   simkit::Distribution& latency;
+};
+
+// One L2 bank's counters (the port counters are `bank_conflicts`, `bank_conflict_cycles`).
+struct BankStats : CacheCounters {
+  explicit BankStats(simkit::StatGroup& group) : CacheCounters(group, "bank", "DRAM", "bank") {}
+  static std::vector<Summed> summed() { return CacheCounters::summed("bank"); }
 };
 
 }  // namespace par::l2

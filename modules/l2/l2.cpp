@@ -24,13 +24,7 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& ext
     std::vector<std::string> paths;
     for (unsigned b = 0; b < cfg_.banks; ++b)
       paths.push_back("bank" + std::to_string(b) + "." + stat.name);
-    stats_.formula(stat.name, stat.unit, std::string("Sum of ") + stat.name + " over the banks",
-                   [paths](const simkit::StatView& s) {
-                     double sum = 0;
-                     for (const auto& p : paths) sum += s[p];
-                     return sum;
-                   },
-                   simkit::Format::integer());
+    stats_.sum(stat.name, stat.unit, std::string("Sum of ") + stat.name + " over the banks", std::move(paths));
   }
   stats_.formula("hit_rate", "ratio", "hits / accesses over all banks",
                  [](const simkit::StatView& s) { return s["hits"] / s["accesses"]; },
@@ -82,14 +76,7 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     to_bank_[static_cast<int>(bank_of(addr))]->b_transport(tx, delay);
     return;
   }
-  if (tx.get_streaming_width() < len) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  if (tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
-  }
+  if (refuse_bad_payload(tx)) return;
   ++split_requests_;
   // Every piece arrives at the same time; the access completes with its slowest piece.
   const sc_time arrival = sc_core::sc_time_stamp() + delay;

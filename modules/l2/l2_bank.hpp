@@ -17,13 +17,13 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "bank_model.hpp"
+#include "cache_tlm.hpp"
 #include "l2_config.hpp"
-#include "par/sckit/fast_time.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::l2 {
 
-class L2Bank : public sc_core::sc_module, private NextLevel {
+class L2Bank : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<L2Bank> in;
   tlm_utils::simple_initiator_socket<L2Bank> mem;
@@ -51,41 +51,10 @@ class L2Bank : public sc_core::sc_module, private NextLevel {
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
 
-  // NextLevel, through `mem`.
-  bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start, Tick& done) override;
-  bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be,
-             Tick start, Tick& done) override;
-  bool read_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len) override;
-  bool write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len,
-                 const std::uint8_t* be) override;
-  bool timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len,
-             const std::uint8_t* be, Tick start, Tick& done);
-  bool untimed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len,
-               const std::uint8_t* be);
-
   unsigned index_;
-  tlm::tlm_response_status next_error_ = tlm::TLM_GENERIC_ERROR_RESPONSE;  // last DRAM error
+  TlmNextLevel next_;  // DRAM, through `mem`
   simkit::StatGroup stats_;
   std::unique_ptr<BankModel> model_;
 };
-
-// Calls fn(addr, offset, len) for each line-sized piece of [addr, addr + len).
-template <class Fn>
-void for_each_line_piece(std::uint64_t addr, unsigned len, unsigned line_bytes, Fn fn) {
-  unsigned offset = 0;
-  while (offset < len) {
-    const std::uint64_t a = addr + offset;
-    const unsigned room = line_bytes - static_cast<unsigned>(a & (line_bytes - 1));
-    const unsigned n = std::min(room, len - offset);
-    fn(a, offset, n);
-    offset += n;
-  }
-}
-
-using sckit::current_time;
-
-// Time conversions between sc_time and the model's ticks (exact: both count resolution units).
-inline Tick to_tick(const sc_core::sc_time& t) { return t.value(); }
-inline sc_core::sc_time to_time(Tick t) { return sckit::time_from_value(t); }
 
 }  // namespace par::l2

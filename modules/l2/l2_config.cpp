@@ -11,13 +11,9 @@ namespace {
 
 bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-// Appends "l2.<name>: <value> is out of range lo..hi" and returns false when out of range.
 bool require_range(std::vector<std::string>& e, const char* name, std::uint64_t value,
                    std::uint64_t lo, std::uint64_t hi) {
-  if (value >= lo && value <= hi) return true;
-  e.push_back(std::string("l2.") + name + ": " + std::to_string(value) + " is out of range " +
-              std::to_string(lo) + ".." + std::to_string(hi));
-  return false;
+  return l2::require_range(e, std::string("l2.") + name, value, lo, hi);
 }
 
 bool require_pow2(std::vector<std::string>& e, const char* name, std::uint64_t value,
@@ -62,10 +58,22 @@ std::vector<std::string> L2Config::validate() const {
   return e;
 }
 
-const L2Config& checked(const L2Config& cfg) {
+bool require_range(std::vector<std::string>& errors, const std::string& option, std::uint64_t value,
+                   std::uint64_t lo, std::uint64_t hi) {
+  if (value >= lo && value <= hi) return true;
+  errors.push_back(option + ": " + std::to_string(value) + " is out of range " + std::to_string(lo) + ".." +
+                   std::to_string(hi));
+  return false;
+}
+
+void throw_if_invalid(const std::vector<std::string>& errors, const std::string& what) {
   std::string all;
-  for (const auto& e : cfg.validate()) all += (all.empty() ? "" : "; ") + e;
-  if (!all.empty()) throw std::invalid_argument("invalid L2 configuration: " + all);
+  for (const auto& e : errors) all += (all.empty() ? "" : "; ") + e;
+  if (!all.empty()) throw std::invalid_argument("invalid " + what + " configuration: " + all);
+}
+
+const L2Config& checked(const L2Config& cfg) {
+  throw_if_invalid(cfg.validate(), "L2");
   return cfg;
 }
 

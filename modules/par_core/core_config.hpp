@@ -21,6 +21,11 @@ enum class RobAllocation { Dispatch, Issue };
 enum class RobRelease { Commit, Complete };
 // Commit order: program order across all FUs (§4.6) or program order within each FU.
 enum class CommitOrder { Program, PerFu };
+// What a thread context's next instruction must have, beyond a free queue and ROB entry, before
+// the frontend may select it (README "Thread contexts"): nothing (dispatch; operands are awaited
+// in the waiting queue, the PAR core), thread 0's operands (operands), or every thread's operands
+// (complete: no forwarding, the XD1000's semaphore until write-back).
+enum class ContextReady { Dispatch, Operands, Complete };
 
 struct CoreConfig {
   // The twelve parameters of the 2011 simulator.
@@ -56,12 +61,34 @@ struct CoreConfig {
   std::uint64_t line_bytes = 64;        // coalescing granularity of the global load/store path
   std::int64_t max_cycles = 10'000'000'000;
 
+  // Thread contexts (README "Thread contexts"): independent thread groups that share the frontend
+  // and the backend, selected round-robin with rotating priority at every issue slot.
+  int contexts = 1;
+  ContextReady context_ready = ContextReady::Dispatch;
+  // FUs without hazard detection, comma-separated (alu, fpu, ls, cmp): a context's next
+  // instruction for one of them waits until the context's previous instruction of that FU has
+  // completed (the XD1000's "Inside ALU" rule). Empty: none.
+  std::string context_fu_wait;
+
   // Local memory window of the core (byte addresses [base, base + size)).
   std::uint64_t local_mem_base = 0;
   std::uint64_t local_mem_size = 64ull << 20;
 
   int slots() const { return lanes * threads_per_lane; }
   int div_latency() const { return fpu_div_latency > 0 ? fpu_div_latency : fpu_latency; }
+  // Bit u (isa::Unit) set for every FU named in context_fu_wait (unknown names are ignored;
+  // validate() reports them).
+  unsigned fu_wait_mask() const;
+  // Whether the frontend selects among contexts (more than one, or a selection rule that makes
+  // even one context wait): the engine then keeps the per-context statistics. False for the
+  // plain PAR core, which runs exactly the 2011 rules.
+  bool selects_contexts() const {
+    return contexts > 1 || context_ready != ContextReady::Dispatch || !context_fu_wait.empty();
+  }
+  // Host memory the state of one context takes (registers, masks, control stack, scoreboard).
+  std::uint64_t context_state_bytes() const;
+  static constexpr int kMaxContexts = 256;
+  static constexpr std::uint64_t kMaxContextStateBytes = std::uint64_t{1} << 30;  // per core
 
   // Every violated constraint as "core.<option>: <why>"; empty when the configuration is valid.
   std::vector<std::string> validate() const;
@@ -72,5 +99,6 @@ const char* to_string(StoreIssue v);
 const char* to_string(OutputBufferRelease v);
 const char* to_string(RobAllocation v);
 const char* to_string(RobRelease v);
+const char* to_string(ContextReady v);
 
 }  // namespace par::core

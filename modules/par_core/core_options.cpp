@@ -49,6 +49,18 @@ void register_options(simkit::OptionRegistry& reg, CoreConfig& c) {
       .range(8, 4096);
   reg.add("core.max_cycles", c.max_cycles, "Run limit in cycles (functional mode: fetched instructions).")
       .range(1, std::int64_t{1} << 62);
+  reg.add("core.contexts", c.contexts,
+          "Thread contexts per core: independent groups of L x T threads, each with its own PC, mask, "
+          "control stack, round and registers; one is selected per issue slot, round-robin.")
+      .range(1, CoreConfig::kMaxContexts);
+  reg.add_enum("core.context_ready", c.context_ready,
+               "What a context's next instruction needs before it is selected, beyond queue and ROB room: "
+               "nothing (dispatch), thread 0's operands (operands), all threads' operands (complete).",
+               {{"dispatch", ContextReady::Dispatch}, {"operands", ContextReady::Operands},
+                {"complete", ContextReady::Complete}});
+  reg.add("core.context_fu_wait", c.context_fu_wait,
+          "FUs without hazard detection (comma-separated alu, fpu, ls, cmp): a context's next instruction "
+          "for one waits until its previous instruction of that FU has completed.");
   reg.add("core.local_mem_base", c.local_mem_base, "Base byte address of the per-core local memory.").hex();
   reg.add("core.local_mem_size", c.local_mem_size, "Size of the per-core local memory in bytes.")
       .range(1, std::uint64_t{1} << 34);

@@ -17,7 +17,7 @@ simkit::Counter& nested_counter(simkit::StatGroup& root, const std::string& dott
 }
 }  // namespace
 
-CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size)
+CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts)
     : group_(name) {
   const double L = lanes, T = threads_per_lane, R = rob_size;
   cycles_ = &group_.counter("cycles", "cycles", "Execution time C (last commit + 1, first fetch in cycle 0)");
@@ -89,6 +89,40 @@ CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_p
                  Format::fixed(0));
   group_.formula("cycles_per_host_second", "cycles/s", "Simulator speed",
                  [](const StatView& s) { return s["cycles"] / s["host_seconds"]; }, Format::fixed(0));
+  if (contexts > 0) add_context_statistics(contexts);
+}
+
+// contexts.idle.<fu>.<cause> (summed over contexts) with its share of all context-cycles, and
+// contexts.c<i>.{slots,rounds,idle.<fu>.<cause>}.
+void CoreStatistics::add_context_statistics(int contexts) {
+  auto& ctx = group_.group("contexts");
+  const double C = contexts;
+  auto& idle = ctx.group("idle");
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    auto& fu = idle.group(kUnitNames[u]);
+    for (int k = 0; k < kIdleCauses; ++k) {
+      const std::string cause = idle_cause_name(static_cast<IdleCause>(k));
+      context_idle_[u][k] = &fu.counter(cause, "context-cycles",
+                                        "Cycles the FU accepted no thread, summed over contexts, by the context's next "
+                                        "instruction");
+      fu.formula(cause + "_share", "ratio", "The same over (contexts x C): the mean over contexts",
+                 [cause, C](const StatView& s) { return s[cause] / (C * s["../../../cycles"]); }, Format::percent(2));
+    }
+  }
+  per_context_.resize(static_cast<std::size_t>(contexts));
+  for (int c = 0; c < contexts; ++c) {
+    auto& g = ctx.group("c" + std::to_string(c));
+    PerContext& pc = per_context_[static_cast<std::size_t>(c)];
+    pc.slots = &g.counter("slots", "instructions", "Issue slots the context used (instructions fetched)");
+    pc.rounds = &g.counter("rounds", "rounds", "Rounds the context ran");
+    auto& gi = g.group("idle");
+    for (int u = 0; u < isa::kBackendUnits; ++u) {
+      auto& fu = gi.group(kUnitNames[u]);
+      for (int k = 0; k < kIdleCauses; ++k)
+        pc.idle[u][k] = &fu.counter(idle_cause_name(static_cast<IdleCause>(k)), "cycles",
+                                    "Cycles the FU accepted no thread, by this context's next instruction");
+    }
+  }
 }
 
 void CoreStatistics::update(const CoreStats& s) {
@@ -112,6 +146,22 @@ void CoreStatistics::update(const CoreStats& s) {
   global_latency_->set(static_cast<std::uint64_t>(s.global_latency_sum));
   global_limit_stalls_->set(static_cast<std::uint64_t>(s.ls_limit_stall_cycles));
   host_seconds_->set(s.host_seconds);
+  if (per_context_.empty()) return;
+  for (int u = 0; u < isa::kBackendUnits; ++u)
+    for (int k = 0; k < kIdleCauses; ++k) {
+      std::int64_t sum = 0;
+      for (const ContextCounters& c : s.contexts) sum += c.idle[static_cast<std::size_t>(u)][static_cast<std::size_t>(k)];
+      context_idle_[u][k]->set(static_cast<std::uint64_t>(sum));
+    }
+  for (std::size_t c = 0; c < per_context_.size() && c < s.contexts.size(); ++c) {
+    const ContextCounters& from = s.contexts[c];
+    PerContext& to = per_context_[c];
+    to.slots->set(static_cast<std::uint64_t>(from.slots));
+    to.rounds->set(static_cast<std::uint64_t>(from.rounds));
+    for (int u = 0; u < isa::kBackendUnits; ++u)
+      for (int k = 0; k < kIdleCauses; ++k)
+        to.idle[u][k]->set(static_cast<std::uint64_t>(from.idle[static_cast<std::size_t>(u)][static_cast<std::size_t>(k)]));
+  }
 }
 
 }  // namespace par::core

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core_stats.hpp"
 #include "par/simkit/stats.hpp"
@@ -13,13 +14,16 @@ namespace par::core {
 class CoreStatistics {
  public:
   // `name` is the core's hierarchical name (e.g. "core0"); lanes, T and the ROB size are needed
-  // by the derived metrics.
-  CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size);
+  // by the derived metrics. `contexts` > 0 adds the thread-context group (README "Thread
+  // contexts"; for a core that selects among contexts, CoreConfig::selects_contexts()).
+  CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts = 0);
   simkit::StatGroup& group() { return group_; }
   // Sets the counters to `s` (accumulated over the packets run so far).
   void update(const CoreStats& s);
 
  private:
+  void add_context_statistics(int contexts);
+
   simkit::StatGroup group_;
   simkit::Counter *cycles_, *rounds_, *threads_, *fetched_;
   simkit::Counter* instructions_[isa::kBackendUnits];
@@ -30,6 +34,13 @@ class CoreStatistics {
   simkit::Counter *stall_total_, *rob_occupancy_, *rob_max_;
   simkit::Counter *global_accesses_, *global_transactions_, *global_bytes_, *global_latency_, *global_limit_stalls_;
   simkit::Real* host_seconds_;
+  // Thread contexts: [FU][cause] summed over contexts, and per context.
+  struct PerContext {
+    simkit::Counter *slots, *rounds;
+    simkit::Counter* idle[isa::kBackendUnits][kIdleCauses];
+  };
+  simkit::Counter* context_idle_[isa::kBackendUnits][kIdleCauses] = {};
+  std::vector<PerContext> per_context_;
 };
 
 }  // namespace par::core

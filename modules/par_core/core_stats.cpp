@@ -20,6 +20,18 @@ const char* control_kind_name(ControlKind k) {
   return "?";
 }
 
+const char* idle_cause_name(IdleCause c) {
+  switch (c) {
+    case IdleCause::MemoryWait: return "memory_wait";
+    case IdleCause::FuWait: return "fu_wait";
+    case IdleCause::OtherUnit: return "other_unit";
+    case IdleCause::Other: return "other";
+    case IdleCause::Finished: return "finished";
+    case IdleCause::Count: break;
+  }
+  return "?";
+}
+
 std::int64_t CoreStats::stall_total() const {
   std::int64_t s = 0;
   for (std::int64_t v : stalls) s += v;
@@ -85,6 +97,15 @@ void CoreStats::accumulate(const CoreStats& o) {
   global_bytes += o.global_bytes;
   global_latency_sum += o.global_latency_sum;
   ls_limit_stall_cycles += o.ls_limit_stall_cycles;
+  if (contexts.size() < o.contexts.size()) contexts.resize(o.contexts.size());
+  for (std::size_t c = 0; c < o.contexts.size(); ++c) {
+    ContextCounters& mine = contexts[c];
+    const ContextCounters& theirs = o.contexts[c];
+    mine.slots += theirs.slots;
+    mine.rounds += theirs.rounds;
+    for (int u = 0; u < isa::kBackendUnits; ++u)
+      for (int k = 0; k < kIdleCauses; ++k) mine.idle[u][k] += theirs.idle[u][k];
+  }
   host_seconds += o.host_seconds;
 }
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "par/isa/instruction.hpp"
 #include "timing_model.hpp"
@@ -12,6 +13,28 @@ namespace par::core {
 enum class ControlKind : std::uint8_t { Xp, XpIndirect, Loop, Brk, Count };
 inline constexpr int kControlKinds = static_cast<int>(ControlKind::Count);
 const char* control_kind_name(ControlKind k);
+
+// Why a thread context gave an FU nothing in a cycle in which that FU accepted no thread
+// (README "Thread contexts"; the XD1000 study's idle-cycle breakdown: Semwait, Inside ALU,
+// NotALU). The context's next instruction is the one at its PC, not yet selected.
+enum class IdleCause : std::uint8_t {
+  MemoryWait,  // it is for this FU and waits for a value from an outstanding load
+  FuWait,      // it is for this FU and waits for the context's previous instruction of the FU
+  OtherUnit,   // it is for another FU or a control instruction
+  Other,       // it is for this FU and waits for something else, or is ready but not selected
+  Finished,    // the context has no round left
+  Count
+};
+inline constexpr int kIdleCauses = static_cast<int>(IdleCause::Count);
+const char* idle_cause_name(IdleCause c);
+
+// Counters of one thread context.
+struct ContextCounters {
+  std::int64_t slots = 0;   // issue slots it used (instructions fetched, control included)
+  std::int64_t rounds = 0;  // rounds it ran
+  // [FU][cause]: cycles in which the FU accepted no thread, by the context's state.
+  std::array<std::array<std::int64_t, kIdleCauses>, isa::kBackendUnits> idle{};
+};
 
 struct CoreStats {
   // Shape of the core the counters were taken on (needed by the derived metrics).
@@ -38,6 +61,10 @@ struct CoreStats {
   std::int64_t global_bytes = 0;
   std::int64_t global_latency_sum = 0;    // cycles from leaving the core to the response
   std::int64_t ls_limit_stall_cycles = 0; // threads held back by core.ls_max_outstanding
+
+  // Per thread context, when the frontend selects among contexts (CoreConfig::selects_contexts);
+  // empty for the plain PAR core.
+  std::vector<ContextCounters> contexts;
 
   double host_seconds = 0;
 

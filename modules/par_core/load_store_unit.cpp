@@ -55,11 +55,9 @@ void CompletionQueue::pop_heap() {
   heap_.pop_back();
 }
 
-LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, SlotState& state, int slots,
-                             int threads_per_lane)
+LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, int slots, int threads_per_lane)
     : cfg_(cfg),
       port_(port),
-      st_(state),
       S_(slots),
       T_(threads_per_lane),
       L_(slots / threads_per_lane),
@@ -118,8 +116,10 @@ std::uint32_t LoadStoreUnit::line_for(std::uint64_t base) {
   return new_line(base);
 }
 
-void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global, const std::uint64_t* addr) {
+void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global, const std::uint64_t* addr,
+                          SlotState& state) {
   in_ = &in;
+  st_ = &state;
   write_ = in.is_store();
   size_ = isa::access_size(in.op);
   slot_addr_ = addr;
@@ -141,7 +141,7 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
     line_data_.resize(globals * line_bytes_);
     line_enable_.resize(globals * enable_words_);
   }
-  const std::uint64_t* data = st_.reg(in.rd);
+  const std::uint64_t* data = state.reg(in.rd);
   const bool write = write_;
   const int size = size_;
   const std::uint64_t mask = ~std::uint64_t{0} >> (64 - size);
@@ -374,7 +374,7 @@ void LoadStoreUnit::finish() {
 }
 
 void LoadStoreUnit::deliver_loads() {
-  std::uint64_t* d = st_.reg(in_->rd);
+  std::uint64_t* d = st_->reg(in_->rd);
   const isa::Opcode op = in_->op;
   const int size = size_;
   const std::uint64_t* addr = slot_addr_;

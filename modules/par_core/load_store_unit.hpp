@@ -89,11 +89,13 @@ class CompletionQueue {
 
 class LoadStoreUnit : public ThreadTiming {
  public:
-  LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, SlotState& state, int slots, int threads_per_lane);
+  LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, int slots, int threads_per_lane);
 
   // Starts a memory instruction whose qualified slots `global` (addresses in `addr`) are outside
-  // the local window. `addr` must stay valid until the instruction's finish() or run_untimed().
-  void begin(const isa::Instruction& in, const std::uint8_t* global, const std::uint64_t* addr);
+  // the local window; `state` holds the registers of the thread context that executes it (store
+  // data, load destinations). `addr` and `state` must stay valid until the instruction's finish()
+  // or run_untimed().
+  void begin(const isa::Instruction& in, const std::uint8_t* global, const std::uint64_t* addr, SlotState& state);
   bool active() const { return active_; }
 
   // Functional mode: performs all transactions at cycle 0 (no timing).
@@ -139,7 +141,7 @@ class LoadStoreUnit : public ThreadTiming {
 
   const CoreConfig& cfg_;
   GlobalMemoryPort& port_;
-  SlotState& st_;
+  SlotState* st_ = nullptr;  // the executing context's registers (begin())
   const int S_, T_, L_;
   const std::uint64_t line_bytes_;
   const std::size_t enable_words_;  // 64-bit mask words per line

@@ -64,54 +64,70 @@ std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Inst
 // ---------------------------------------------------------------------------------------------
 // PacketEngine
 
+PacketEngine::Context::Context(int slots, LocalMemory& local, bool global, int stack_depth)
+    : state(slots),
+      exec(state, local, global),
+      control(state, stack_depth),
+      valid(static_cast<std::size_t>(slots), 0) {}
+
 PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const LoadedProgram& program,
                            LocalMemory& local, GlobalMemoryPort* global, RunMode mode,
                            int functional_width)
     : name_(std::move(name)),
       cfg_(cfg),
       prog_(program),
+      program_size_(program.size()),
       mode_(mode),
       S_(mode == RunMode::Timing ? cfg.slots() : functional_width),
       T_(mode == RunMode::Timing ? cfg.threads_per_lane : 1),
-      state_(S_),
-      exec_(state_, local, global != nullptr),
-      control_(state_, cfg.control_stack_depth),
+      select_(mode == RunMode::Timing && cfg.selects_contexts()),
       port_(global),
-      lsu_(global != nullptr ? std::make_unique<LoadStoreUnit>(cfg, *global, state_, S_, T_) : nullptr),
-      valid_(static_cast<std::size_t>(S_), 0),
-      min_result_(static_cast<std::size_t>(T_), 0) {}
+      lsu_(global != nullptr ? std::make_unique<LoadStoreUnit>(cfg, *global, S_, T_) : nullptr),
+      // Functional mode runs every thread independently of the core's shape: one context.
+      selector_(mode == RunMode::Timing ? cfg.contexts : 1),
+      accounting_(mode == RunMode::Timing ? cfg.contexts : 1),
+      min_result_(static_cast<std::size_t>(T_), 0) {
+  const int contexts = mode == RunMode::Timing ? cfg.contexts : 1;
+  for (int c = 0; c < contexts; ++c) {
+    contexts_.push_back(std::make_unique<Context>(S_, local, global != nullptr, cfg.control_stack_depth));
+    contexts_.back()->index = c;
+  }
+  active_.assign(static_cast<std::size_t>(contexts), 0);
+}
 
 void PacketEngine::capture_registers(std::uint64_t first, std::uint64_t count) {
   capture_first_ = first;
   capture_count_ = count;
 }
 
-bool PacketEngine::fail(std::string* error, std::uint64_t pc, const std::string& cause,
-                        std::int64_t slot, std::int64_t slot2) const {
+bool PacketEngine::fail(std::string* error, const Context& x, const std::string& cause, std::int64_t slot,
+                        std::int64_t slot2) const {
   if (error == nullptr) return false;
+  const std::uint64_t pc = x.control.pc();
   std::string msg = name_ + ": runtime error at pc " + std::to_string(pc);
   const std::string loc = prog_.source().location(pc);
   if (loc.rfind("pc ", 0) != 0) msg += " (" + loc + ")";
   if (slot >= 0) {
-    msg += ", thread " + std::to_string(round_first_ + static_cast<std::uint64_t>(slot));
-    if (slot2 >= 0) msg += " and thread " + std::to_string(round_first_ + static_cast<std::uint64_t>(slot2));
+    msg += ", thread " + std::to_string(x.round_first + static_cast<std::uint64_t>(slot));
+    if (slot2 >= 0) msg += " and thread " + std::to_string(x.round_first + static_cast<std::uint64_t>(slot2));
   }
   *error = msg + ": " + cause;
   return false;
 }
 
 // Earliest result cycle per thread slot of the load just executed functionally, given older
-// stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7).
-const Cycle* PacketEngine::store_to_load_limits(Cycle fetch) {
+// stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7). Only the
+// context's own stores count: other contexts run other threads.
+const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch) {
   // A store whose data is available by the load's fetch cannot delay it.
-  while (!stores_.empty() && stores_.front().latest <= fetch) stores_.pop_front();
-  if (stores_.empty()) return nullptr;
+  while (!x.stores.empty() && x.stores.front().latest <= fetch) x.stores.pop_front();
+  if (x.stores.empty()) return nullptr;
   std::fill(min_result_.begin(), min_result_.end(), Cycle{0});
-  const std::uint8_t* q = exec_.qualified();
-  const std::uint64_t* addr = exec_.addresses();
-  const int size = isa::access_size(prog_.at(control_.pc()).op);
+  const std::uint8_t* q = x.exec.qualified();
+  const std::uint64_t* addr = x.exec.addresses();
+  const int size = isa::access_size(prog_.at(x.control.pc()).op);
   bool any = false;
-  for (const PendingStore& st : stores_) {
+  for (const PendingStore& st : x.stores) {
     for (int s = 0; s < S_; ++s) {
       if (!q[s] || st.size[s] == 0) continue;
       const std::uint64_t a = addr[s], b = st.addr[s];
@@ -125,34 +141,49 @@ const Cycle* PacketEngine::store_to_load_limits(Cycle fetch) {
   return any ? min_result_.data() : nullptr;
 }
 
-void PacketEngine::remember_store(Cycle fetch) {
+void PacketEngine::remember_store(Context& x, Cycle fetch) {
   const std::vector<Cycle>& data = timing_->last_store_data();
   const Cycle latest = *std::max_element(data.begin(), data.end());
   if (latest <= fetch) return;  // already available to any later load
   PendingStore st;
-  st.addr.assign(exec_.addresses(), exec_.addresses() + S_);
+  st.addr.assign(x.exec.addresses(), x.exec.addresses() + S_);
   st.size.assign(static_cast<std::size_t>(S_), 0);
-  const std::uint8_t* q = exec_.qualified();
-  const auto sz = static_cast<std::uint8_t>(isa::access_size(prog_.at(control_.pc()).op));
+  const std::uint8_t* q = x.exec.qualified();
+  const auto sz = static_cast<std::uint8_t>(isa::access_size(prog_.at(x.control.pc()).op));
   for (int s = 0; s < S_; ++s)
     if (q[s]) st.size[static_cast<std::size_t>(s)] = sz;
   st.data_ready = data;
   st.latest = latest;
-  stores_.push_back(std::move(st));
+  x.stores.push_back(std::move(st));
 }
 
-void PacketEngine::capture_round() {
+void PacketEngine::capture_round(const Context& x) {
   if (capture_count_ == 0) return;
   for (int s = 0; s < S_; ++s) {
-    if (!valid_[static_cast<std::size_t>(s)]) continue;
-    const std::uint64_t t = round_first_ + static_cast<std::uint64_t>(s);
+    if (!x.valid[static_cast<std::size_t>(s)]) continue;
+    const std::uint64_t t = x.round_first + static_cast<std::uint64_t>(s);
     if (t < capture_first_ || t - capture_first_ >= capture_count_) continue;
     ThreadRegisters tr;
     tr.thread = t;
-    for (int r = 0; r < 16; ++r) tr.r[static_cast<std::size_t>(r)] = state_.reg(r)[s];
-    for (int p = 0; p < 8; ++p) tr.p[static_cast<std::size_t>(p)] = state_.pred(p)[s];
+    for (int r = 0; r < 16; ++r) tr.r[static_cast<std::size_t>(r)] = x.state.reg(r)[s];
+    for (int p = 0; p < 8; ++p) tr.p[static_cast<std::size_t>(p)] = x.state.pred(p)[s];
     captured_.push_back(tr);
   }
+}
+
+// Round r holds threads first_thread + r*S .. (ISA §2.1); the next round of a context starts in
+// the cycle after its previous one ended (§5).
+[[gnu::always_inline]] inline void PacketEngine::start_round(Context& x, std::uint64_t round, const Packet& packet, CoreStats& stats) {
+  const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);
+  const std::uint64_t done = round * static_cast<std::uint64_t>(S_);
+  x.round = round;
+  x.round_first = packet.first_thread + done;
+  const std::uint64_t in_round = std::min<std::uint64_t>(static_cast<std::uint64_t>(S_), threads - done);
+  for (int s = 0; s < S_; ++s) x.valid[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(s) < in_round;
+  x.state.start_round(x.round_first);
+  x.control.start_round(x.valid.data(), packet.start);
+  if (timing_) timing_->start_round(x.index);
+  stats.threads += static_cast<std::int64_t>(in_round);
 }
 
 namespace {
@@ -167,6 +198,235 @@ ControlKind control_kind(Opcode op) {
 }
 }  // namespace
 
+// Inlined into both loops: the single stream then keeps its fetch cycle in a register, as the
+// loop did before contexts existed.
+template <bool kSelect>
+[[gnu::always_inline]] inline bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched,
+                                                      CoreStats& stats, std::string* error) {
+  const bool timed = mode_ == RunMode::Timing;
+  const std::uint64_t size = program_size_;
+  const std::uint64_t pc = x.control.pc();
+  if (pc >= size) return fail(error, x, "PC outside the program (" + std::to_string(size) + " instructions)");
+  if ((timed ? fetch : fetched) > cfg_.max_cycles)
+    return fail(error, x,
+                std::string("run limit exceeded: more than ") + std::to_string(cfg_.max_cycles) +
+                    (timed ? " cycles" : " fetched instructions") +
+                    " (core.max_cycles); probable endless loop; the frontend is stuck in round " +
+                    std::to_string(x.round) + " with " + std::to_string(x.control.depth() - 1) +
+                    " open control-stack entries");
+  if (!prog_.legal(pc)) return fail(error, x, "illegal instruction: " + prog_.illegal_reason(pc));
+  const Instruction& in = prog_.at(pc);
+  ++fetched;
+
+  if (in.is_control()) {
+    Cycle t = fetch;
+    if (timed) {
+      if (in.qp != 0) t = timing_->wait_for_committed(t, isa::pred_reg(in.qp), StallCause::PredicateWait, x.index);
+      if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
+        t = timing_->wait_for_committed(t, in.rd, StallCause::RegisterWait, x.index);
+    }
+    const ControlUnit::Outcome out = x.control.execute(in, size);
+    if (out.error) return fail(error, x, out.message, out.error_slots[0], out.error_slots[1]);
+    ++stats.control[static_cast<std::size_t>(control_kind(in.op))];
+    fetch = t + 1;
+    // The discarded fetch of the target takes the next issue slot(s), whichever context would
+    // have used them.
+    if (timed && out.disqualified_direct_xp && cfg_.xp_disqualified_penalty > 0) {
+      fetch += cfg_.xp_disqualified_penalty;
+      timing_->add_stall(StallCause::XpDisqualified, fetch - cfg_.xp_disqualified_penalty,
+                         cfg_.xp_disqualified_penalty);
+    }
+    return true;
+  }
+  if (auto fault = x.exec.execute(in, x.control.mask(), x.control.active_count()))
+    return fail(error, x, fault->describe(), fault->slot);
+  const auto u = static_cast<std::size_t>(in.unit());
+  ++stats.instructions[u];
+  stats.thread_instructions[u] += x.control.active_count();
+  stats.qualified_thread_instructions[u] += x.exec.qualified_count();
+  LoadStoreUnit* lsu = nullptr;
+  if (in.is_memory() && x.exec.has_global()) {
+    lsu = lsu_.get();
+    lsu->begin(in, x.exec.global_slots(), x.exec.addresses(), x.state);
+  }
+  if (timed) {
+    const Cycle* limits = in.is_load() ? store_to_load_limits(x, fetch) : nullptr;
+    const OpSchedule sched = kSelect ? timing_->dispatch(prog_.timing(pc), fetch, limits, lsu, x.index)
+                                     : timing_->dispatch_single(prog_.timing(pc), fetch, limits, lsu);
+    if (in.is_store()) remember_store(x, sched.dispatch);
+    if (kSelect) accounting_.busy(in.unit(), timing_->last_starts());
+    fetch = sched.dispatch + 1;
+  } else if (lsu != nullptr) {
+    lsu->run_untimed();
+  }
+  if (lsu != nullptr && lsu->failed()) {
+    const GlobalFault& f = lsu->fault();
+    std::ostringstream os;
+    os << (f.cause == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") << isa::access_size(in.op)
+       << "-byte " << (in.is_store() ? "store" : "load") << " at 0x" << std::hex << f.address << " ("
+       << f.cause << ")";
+    return fail(error, x, os.str(), f.slot);
+  }
+  x.control.advance(in.stop);
+  return true;
+}
+
+// The plain core: one instruction stream, rounds one after the other.
+bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch_out,
+                              std::int64_t& fetched_out, CoreStats& stats, std::string* error) {
+  const bool timed = mode_ == RunMode::Timing;
+  Context& x = *contexts_.front();
+  // Locals, not the caller's variables: they stay in registers across the calls of the loop.
+  Cycle fetch = 0;
+  std::int64_t fetched = 0;
+  bool ok = true;
+  for (std::uint64_t round = 0; ok && round < rounds; ++round) {
+    start_round(x, round, packet, stats);
+    while (!x.control.round_ended()) {
+      if (!step<false>(x, fetch, fetched, stats, error)) {
+        ok = false;
+        break;
+      }
+      if (timed)
+        for (std::uint8_t p : x.control.block_end_predicates())
+          fetch = timing_->wait_for_committed(fetch, isa::pred_reg(p), StallCause::PredicateWait);
+      if (port_ != nullptr) port_->reached(timed ? fetch : 0);
+    }
+    if (ok) capture_round(x);
+  }
+  fetch_out = fetch;
+  fetched_out = fetched;
+  return ok;
+}
+
+Cycle PacketEngine::next_ready(Context& x, Cycle from) {
+  NextWaits& w = x.waits;
+  if (!x.waits_valid) {
+    x.waits_valid = true;
+    w.n = 0;
+    w.unit = -1;
+    w.add(x.not_before_cause, x.not_before);
+    const std::uint64_t pc = x.control.pc();
+    // An instruction outside the program or an illegal one is fetched (and fails) when its turn comes.
+    if (pc < program_size_ && prog_.legal(pc)) {
+      const Instruction& in = prog_.at(pc);
+      if (in.is_control()) {
+        if (in.qp != 0) w.add(StallCause::PredicateWait, timing_->committed_visible(isa::pred_reg(in.qp), x.index));
+        if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
+          w.add(StallCause::RegisterWait, timing_->committed_visible(in.rd, x.index));
+      } else {
+        const DispatchWaits d = timing_->dispatch_waits(prog_.timing(pc), x.index);
+        w.unit = static_cast<int>(in.unit());
+        w.add(StallCause::MemoryWait, d.memory);
+        w.add(StallCause::FuWait, d.fu);
+        w.add(StallCause::OperandWait, d.operand);
+        w.add(StallCause::RobFull, d.rob);
+        w.add(static_cast<StallCause>(static_cast<int>(StallCause::QueueFullAlu) + w.unit), d.queue);
+      }
+    }
+    w.own = 0;
+    for (int i = 0; i < std::min(w.n, static_cast<int>(NextWaits::kRob)); ++i)
+      w.own = std::max(w.own, w.until[static_cast<std::size_t>(i)]);
+  }
+  if (w.unit < 0) return std::max(from, w.own);
+  // The ROB and the queues change with every dispatch, of any context.
+  if (shared_waits_at_ != timing_->dispatched()) {
+    shared_waits_at_ = timing_->dispatched();
+    rob_wait_ = timing_->rob_wait();
+    for (int u = 0; u < isa::kBackendUnits; ++u)
+      queue_wait_[static_cast<std::size_t>(u)] = timing_->queue_wait(static_cast<isa::Unit>(u));
+  }
+  w.until[NextWaits::kRob] = rob_wait_;
+  w.until[NextWaits::kQueue] = queue_wait_[static_cast<std::size_t>(w.unit)];
+  return std::max({from, w.own, rob_wait_, w.until[NextWaits::kQueue]});
+}
+
+// Thread contexts: one issue slot per cycle, to the ready context chosen round-robin with
+// rotating priority; a context that ends its round takes the next round not yet started.
+bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched,
+                                CoreStats& stats, std::string* error) {
+  const int C = static_cast<int>(contexts_.size());
+  stats.contexts.assign(static_cast<std::size_t>(C), ContextCounters{});
+  accounting_.start_packet();
+  selector_.reset();
+  shared_waits_at_ = -1;
+  std::uint64_t next_round = 0;
+  int running = 0;
+  for (auto& xp : contexts_) {
+    Context& x = *xp;
+    x.not_before = x.since = 0;
+    x.not_before_cause = StallCause::PredicateWait;
+    x.waits_valid = false;
+    x.stores.clear();
+    active_[static_cast<std::size_t>(x.index)] = next_round < rounds;
+    if (next_round < rounds) {
+      start_round(x, next_round++, packet, stats);
+      ++stats.contexts[static_cast<std::size_t>(x.index)].rounds;
+      ++running;
+    } else {
+      accounting_.finished(x.index, 0);
+    }
+  }
+  std::int64_t selections = 0;
+  while (running > 0) {
+    Cycle at = fetch;
+    const int c = selector_.select(
+        fetch, active_, [&](int i) { return next_ready(*contexts_[static_cast<std::size_t>(i)], fetch); }, at);
+    Context& x = *contexts_[static_cast<std::size_t>(c)];
+    const NextWaits w = x.waits;
+    x.waits_valid = false;  // it fetches its next instruction now
+    // The issue slots up to `at` stay empty: they count against the causes of the context that
+    // ends the wait, each cycle to the first cause still holding (as the single stream does).
+    for (int i = 0; i < w.n && fetch < at; ++i) {
+      const Cycle e = std::clamp(w.until[static_cast<std::size_t>(i)], fetch, at);
+      if (e > fetch) timing_->add_stall(w.cause[static_cast<std::size_t>(i)], fetch, e - fetch);
+      fetch = e;
+    }
+    fetch = at;
+    if (!step<true>(x, fetch, fetched, stats, error)) return false;
+    ContextCounters& counters = stats.contexts[static_cast<std::size_t>(c)];
+    ++counters.slots;
+    const bool backend = w.unit >= 0;
+    accounting_.next_instruction(counters, w.unit, x.since, at + 1, w.until[0], backend ? w.until[1] : 0,
+                                 backend ? w.until[2] : 0);
+    x.since = at + 1;
+    // The context's next fetch waits for the predicates its block end read, and for a discarded
+    // expand target to pass.
+    x.not_before = 0;
+    x.not_before_cause = StallCause::PredicateWait;
+    for (std::uint8_t p : x.control.block_end_predicates())
+      x.not_before = std::max(x.not_before, timing_->committed_visible(isa::pred_reg(p), x.index));
+    if (fetch > at + 1 && fetch > x.not_before) {
+      x.not_before = fetch;
+      x.not_before_cause = StallCause::XpDisqualified;
+    }
+    if (x.control.round_ended()) {
+      capture_round(x);
+      if (next_round < rounds) {
+        start_round(x, next_round++, packet, stats);
+        ++counters.rounds;
+      } else {
+        active_[static_cast<std::size_t>(c)] = 0;
+        accounting_.finished(c, at + 1);
+        // The last context's final wait is the frontend's, as with a single stream.
+        if (--running == 0 && x.not_before > fetch) {
+          timing_->add_stall(x.not_before_cause, fetch, x.not_before - fetch);
+          fetch = x.not_before;
+        }
+      }
+    }
+    selector_.selected(c);
+    if ((++selections & 255) == 0) {
+      Cycle oldest = fetch;
+      for (const auto& y : contexts_)
+        if (active_[static_cast<std::size_t>(y->index)]) oldest = std::min(oldest, y->since);
+      accounting_.forget_before(oldest);
+    }
+    if (port_ != nullptr) port_->reached(fetch);
+  }
+  return true;
+}
+
 bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* error) {
   const auto host_start = std::chrono::steady_clock::now();
   const bool timed = mode_ == RunMode::Timing;
@@ -174,7 +434,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   stats.threads_per_lane = T_;
   stats.rob_size = cfg_.rob_size;
   captured_.clear();
-  stores_.clear();
+  for (auto& x : contexts_) x->stores.clear();
   if (packet.threads <= 0) return true;
 
   if (timed) {
@@ -182,99 +442,28 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     timing_->set_stall_listener(stall_listener_);
   }
   if (lsu_) lsu_->reset_counters();
-  state_.set_inherited(packet.inherited);
+  for (auto& x : contexts_) x->state.set_inherited(packet.inherited);
   const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);
   const std::uint64_t rounds = (threads + static_cast<std::uint64_t>(S_) - 1) / static_cast<std::uint64_t>(S_);
-  const std::uint64_t size = prog_.size();
   Cycle fetch = 0;
   std::int64_t fetched = 0;
-
-  for (std::uint64_t round = 0; round < rounds; ++round) {
-    const std::uint64_t done = round * static_cast<std::uint64_t>(S_);
-    round_first_ = packet.first_thread + done;
-    const std::uint64_t in_round = std::min<std::uint64_t>(static_cast<std::uint64_t>(S_), threads - done);
-    for (int s = 0; s < S_; ++s) valid_[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(s) < in_round;
-    state_.start_round(round_first_);
-    control_.start_round(valid_.data(), packet.start);
-    if (timed) timing_->start_round();
-    stats.threads += static_cast<std::int64_t>(in_round);
-
-    while (!control_.round_ended()) {
-      const std::uint64_t pc = control_.pc();
-      if (pc >= size)
-        return fail(error, pc, "PC outside the program (" + std::to_string(size) + " instructions)");
-      if ((timed ? fetch : fetched) > cfg_.max_cycles)
-        return fail(error, pc,
-                    std::string("run limit exceeded: more than ") + std::to_string(cfg_.max_cycles) +
-                        (timed ? " cycles" : " fetched instructions") +
-                        " (core.max_cycles); probable endless loop; the frontend is stuck in round " +
-                        std::to_string(round) + " with " + std::to_string(control_.depth() - 1) +
-                        " open control-stack entries");
-      if (!prog_.legal(pc)) return fail(error, pc, "illegal instruction: " + prog_.illegal_reason(pc));
-      const Instruction& in = prog_.at(pc);
-      ++fetched;
-
-      if (in.is_control()) {
-        Cycle t = fetch;
-        if (timed) {
-          if (in.qp != 0) t = timing_->wait_for_committed(t, isa::pred_reg(in.qp), StallCause::PredicateWait);
-          if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
-            t = timing_->wait_for_committed(t, in.rd, StallCause::RegisterWait);
-        }
-        const ControlUnit::Outcome out = control_.execute(in, size);
-        if (out.error) return fail(error, pc, out.message, out.error_slots[0], out.error_slots[1]);
-        ++stats.control[static_cast<std::size_t>(control_kind(in.op))];
-        fetch = t + 1;
-        if (timed && out.disqualified_direct_xp && cfg_.xp_disqualified_penalty > 0) {
-          fetch += cfg_.xp_disqualified_penalty;
-          timing_->add_stall(StallCause::XpDisqualified, fetch - cfg_.xp_disqualified_penalty,
-                             cfg_.xp_disqualified_penalty);
-        }
-      } else {
-        if (auto fault = exec_.execute(in, control_.mask(), control_.active_count()))
-          return fail(error, pc, fault->describe(), fault->slot);
-        const auto u = static_cast<std::size_t>(in.unit());
-        ++stats.instructions[u];
-        stats.thread_instructions[u] += control_.active_count();
-        stats.qualified_thread_instructions[u] += exec_.qualified_count();
-        LoadStoreUnit* lsu = nullptr;
-        if (in.is_memory() && exec_.has_global()) {
-          lsu = lsu_.get();
-          lsu->begin(in, exec_.global_slots(), exec_.addresses());
-        }
-        if (timed) {
-          const Cycle* limits = in.is_load() ? store_to_load_limits(fetch) : nullptr;
-          const OpSchedule sched = timing_->dispatch(prog_.timing(pc), fetch, limits, lsu);
-          if (in.is_store()) remember_store(sched.dispatch);
-          fetch = sched.dispatch + 1;
-        } else if (lsu != nullptr) {
-          lsu->run_untimed();
-        }
-        if (lsu != nullptr && lsu->failed()) {
-          const GlobalFault& f = lsu->fault();
-          std::ostringstream os;
-          os << (f.cause == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") << isa::access_size(in.op)
-             << "-byte " << (in.is_store() ? "store" : "load") << " at 0x" << std::hex << f.address << " ("
-             << f.cause << ")";
-          return fail(error, pc, os.str(), f.slot);
-        }
-        control_.advance(in.stop);
-      }
-      if (timed)
-        for (std::uint8_t p : control_.block_end_predicates())
-          fetch = timing_->wait_for_committed(fetch, isa::pred_reg(p), StallCause::PredicateWait);
-      if (port_ != nullptr) port_->reached(timed ? fetch : 0);
-    }
-    capture_round();
-  }
+  if (select_ ? !run_contexts(packet, rounds, fetch, fetched, stats, error)
+              : !run_single(packet, rounds, fetch, fetched, stats, error))
+    return false;
+  // Rounds end in a different order on different contexts; captured registers go by thread.
+  if (select_)
+    std::stable_sort(captured_.begin(), captured_.end(),
+                     [](const ThreadRegisters& a, const ThreadRegisters& b) { return a.thread < b.thread; });
 
   stats.rounds += static_cast<std::int64_t>(rounds);
   stats.fetched += fetched;
   if (timed) {
-    stats.cycles += std::max(timing_->last_commit() + 1, fetch);
+    const Cycle end = std::max(timing_->last_commit() + 1, fetch);
+    stats.cycles += end;
     for (int c = 0; c < kStallCauses; ++c) stats.stalls[static_cast<std::size_t>(c)] += timing_->stall_cycles(static_cast<StallCause>(c));
     stats.rob_occupancy_sum += timing_->rob_occupancy_sum();
     stats.rob_max_occupancy = std::max(stats.rob_max_occupancy, timing_->rob_max_occupancy());
+    if (select_) accounting_.end_packet(end, stats.contexts);
   }
   if (lsu_) {
     stats.global_accesses = static_cast<std::int64_t>(lsu_->accesses());

@@ -1,6 +1,11 @@
 // Runs PAR packets on one core: the fetch loop of the frontend (docs/core-timing.md §3, §5) over
 // the control unit, the SIMT executor and, in timing mode, the timing model.
 //
+// With thread contexts (core.contexts, README "Thread contexts") each context has its own
+// registers, control unit and round; the frontend selects one per issue slot (ContextSelector)
+// and the rounds of the packet go to the contexts as they finish their previous one. The plain
+// PAR core (one context, CoreConfig::selects_contexts() false) runs the single-stream loop.
+//
 // Plain C++ (no SystemC): the SC_MODULE ParCore wraps it, and unit tests and the reproduction
 // scripts drive it directly.
 #pragma once
@@ -12,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "context_accounting.hpp"
+#include "context_selector.hpp"
 #include "control_unit.hpp"
 #include "load_store_unit.hpp"
 #include "core_config.hpp"
@@ -80,6 +87,10 @@ class PacketEngine {
 
   // Reports the frontend stalls of every later packet to `listener` (null: none; not owned).
   void set_stall_listener(StallListener* listener) { stall_listener_ = listener; }
+  // Runs the context-selection loop (and keeps the per-context statistics) even for the plain
+  // core, in timing mode. Tests use it: with one context it must schedule exactly like the
+  // single-stream loop.
+  void always_select_contexts() { select_ = mode_ == RunMode::Timing; }
 
   // Asks for the final registers of threads [first, first + count).
   void capture_registers(std::uint64_t first, std::uint64_t count);
@@ -96,27 +107,81 @@ class PacketEngine {
     std::vector<Cycle> data_ready;    // per thread slot
     Cycle latest = 0;
   };
-  bool fail(std::string* error, std::uint64_t pc, const std::string& cause, std::int64_t slot = -1,
+  // Why a context's next instruction is not ready: causes in attribution order, each with the
+  // cycle until which it holds (see DispatchWaits). For a backend instruction the last two are
+  // the shared ROB and queue waits; `own` is the latest of the others, which only the context's
+  // own dispatches change.
+  struct NextWaits {
+    static constexpr int kRob = 4, kQueue = 5;  // positions of the shared waits
+    int unit = -1;  // its FU, -1 for a control instruction
+    int n = 0;
+    std::array<StallCause, 6> cause{};
+    std::array<Cycle, 6> until{};
+    Cycle own = 0;
+    void add(StallCause c, Cycle u) {
+      cause[static_cast<std::size_t>(n)] = c;
+      until[static_cast<std::size_t>(n++)] = u;
+    }
+  };
+
+  // One thread context: the registers of its L x T slots, PC, mask and control stack, its round.
+  struct Context {
+    Context(int slots, LocalMemory& local, bool global, int stack_depth);
+    SlotState state;
+    SimtExecutor exec;
+    ControlUnit control;
+    std::vector<std::uint8_t> valid;  // slots holding a thread in this round
+    int index = 0;
+    std::uint64_t round = 0;
+    std::uint64_t round_first = 0;    // thread index of slot 0
+    std::deque<PendingStore> stores;
+    // Selection: the frontend may not fetch for it before `not_before` (a loop end's predicate,
+    // a discarded expand target), and its current next instruction became next in `since`.
+    Cycle not_before = 0;
+    StallCause not_before_cause = StallCause::PredicateWait;
+    Cycle since = 0;
+    // Its next instruction's waits, kept until it is selected (valid) and refreshed in their
+    // shared part when another context has dispatched.
+    NextWaits waits;
+    bool waits_valid = false;
+  };
+  bool fail(std::string* error, const Context& x, const std::string& cause, std::int64_t slot = -1,
             std::int64_t slot2 = -1) const;
-  const Cycle* store_to_load_limits(Cycle fetch);
-  void remember_store(Cycle fetch);
-  void capture_round();
+  const Cycle* store_to_load_limits(Context& x, Cycle fetch);
+  void remember_store(Context& x, Cycle fetch);
+  void capture_round(const Context& x);
+  void start_round(Context& x, std::uint64_t round, const Packet& packet, CoreStats& stats);
+  // Fetches and executes the instruction at x's PC in cycle `fetch` and moves `fetch` to the
+  // frontend's next free cycle. False on a runtime error.
+  // kSelect: called by the context-selection loop (per-context accounting, any context).
+  template <bool kSelect>
+  bool step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
+  bool run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
+                  std::string* error);
+  bool run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
+                    std::string* error);
+  // First cycle >= from in which context x could be selected (its waits in x.waits).
+  Cycle next_ready(Context& x, Cycle from);
 
   std::string name_;
   const CoreConfig& cfg_;
   const LoadedProgram& prog_;
+  const std::uint64_t program_size_;  // prog_.size(), read at every fetch
   RunMode mode_;
   int S_;
   int T_;
-  SlotState state_;
-  SimtExecutor exec_;
-  ControlUnit control_;
+  bool select_;  // the context-selection loop (timing mode, CoreConfig::selects_contexts())
+  std::vector<std::unique_ptr<Context>> contexts_;
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;
   std::unique_ptr<TimingModel> timing_;
-  std::vector<std::uint8_t> valid_;
-  std::uint64_t round_first_ = 0;
-  std::deque<PendingStore> stores_;
+  ContextSelector selector_;
+  ContextAccounting accounting_;
+  std::vector<std::uint8_t> active_;  // per context: it has a round
+  // The shared waits per FU for the current number of dispatched instructions.
+  std::array<Cycle, isa::kBackendUnits> queue_wait_{};
+  Cycle rob_wait_ = 0;
+  std::int64_t shared_waits_at_ = -1;
   std::vector<Cycle> min_result_;
   std::uint64_t capture_first_ = 0, capture_count_ = 0;
   std::vector<ThreadRegisters> captured_;

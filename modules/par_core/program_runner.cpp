@@ -71,6 +71,7 @@ ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const
   PacketEngine engine("core0", cfg, *loaded, *run.memory, nullptr, options.mode, options.functional_width);
   if (options.capture_count > 0) engine.capture_registers(options.capture_first, options.capture_count);
   engine.set_stall_listener(options.stall_listener);
+  if (options.always_select_contexts) engine.always_select_contexts();
   Packet packet;
   packet.start = program.start;
   packet.threads = program.threads;

@@ -36,6 +36,8 @@ struct RunOptions {
   std::uint64_t capture_first = 0;   // threads whose final registers are captured
   std::uint64_t capture_count = 0;
   StallListener* stall_listener = nullptr;  // told about every frontend stall (tracing, tests)
+  // Runs the context-selection loop even for the plain core (tests: it must schedule the same).
+  bool always_select_contexts = false;
 };
 
 // Validates the configuration, loads the data sections and runs the program's packet.

@@ -17,6 +17,9 @@ const char* stall_cause_name(StallCause c) {
     case StallCause::PredicateWait: return "predicate_wait";
     case StallCause::RegisterWait: return "register_wait";
     case StallCause::XpDisqualified: return "xp_disqualified";
+    case StallCause::MemoryWait: return "memory_wait";
+    case StallCause::FuWait: return "fu_wait";
+    case StallCause::OperandWait: return "operand_wait";
     case StallCause::Count: break;
   }
   return "?";
@@ -41,34 +44,51 @@ TimingOp TimingOp::from(const isa::Instruction& in, const CoreConfig& cfg) {
   return t;
 }
 
+Cycle DispatchWaits::ready(Cycle from) const { return std::max({from, memory, fu, operand, rob, queue}); }
+
+TimingModel::FuHistory::FuHistory(const CoreConfig& cfg, int history)
+    : issue(static_cast<std::size_t>(history), 0),
+      complete(static_cast<std::size_t>(history), 0),
+      commit(static_cast<std::size_t>(history), 0),
+      ob_commit(static_cast<std::size_t>(history), 0),
+      ob_complete(static_cast<std::size_t>(history), 0),
+      queue_commits(cfg.queue_size),
+      ob_releases(cfg.output_buffers) {}
+
+TimingModel::Scoreboard::Scoreboard(int threads)
+    : avail(static_cast<std::size_t>(isa::kRegIdCount) * static_cast<std::size_t>(threads), 0) {
+  commit.fill(-1);
+  fu_commit.fill(-1);
+  fu_complete.fill(0);
+}
+
 TimingModel::TimingModel(const CoreConfig& cfg)
     : cfg_(cfg),
       T_(cfg.threads_per_lane),
       history_(std::max({cfg.queue_size, cfg.output_buffers, cfg.commit_per_fu})),
+      shared_(cfg.contexts > 1),
+      fu_wait_mask_(cfg.fu_wait_mask()),
+      fu_{FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_)},
       rob_release_(static_cast<std::size_t>(cfg.rob_size), 0),
-      avail_(static_cast<std::size_t>(isa::kRegIdCount) * cfg.threads_per_lane, 0),
+      rob_pool_(cfg.rob_size),
       ready_(static_cast<std::size_t>(T_)),
       start_(static_cast<std::size_t>(T_)),
       results_(static_cast<std::size_t>(T_)),
       store_data_(static_cast<std::size_t>(T_)) {
-  for (FuHistory& h : fu_) {
-    h.issue.assign(static_cast<std::size_t>(history_), 0);
-    h.complete.assign(static_cast<std::size_t>(history_), 0);
-    h.ob_commit.assign(static_cast<std::size_t>(history_), 0);
-    h.ob_complete.assign(static_cast<std::size_t>(history_), 0);
-    h.commit.assign(static_cast<std::size_t>(history_), 0);
-  }
-  commit_.fill(-1);
+  ctx_.reserve(static_cast<std::size_t>(cfg.contexts));
+  for (int c = 0; c < cfg.contexts; ++c) ctx_.emplace_back(T_);
 }
 
-void TimingModel::start_round() {
-  std::fill(avail_.begin(), avail_.end(), Cycle{0});
-  commit_.fill(-1);
+void TimingModel::start_round(int context) {
+  Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
+  std::fill(sb.avail.begin(), sb.avail.end(), Cycle{0});
+  sb.commit.fill(-1);
+  sb.from_load.fill(0);
 }
 
 // Value of `v` for the n-th most recent instruction of the FU (n = 1: the previous one), or
 // "long ago" when the FU has executed fewer than n instructions.
-Cycle TimingModel::fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const {
+inline Cycle TimingModel::fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const {
   if (h.count < n) return -1;
   return v[static_cast<std::size_t>((h.count - n) % history_)];
 }
@@ -82,8 +102,68 @@ Cycle TimingModel::output_buffer_free(const FuHistory& h, OutputBufferRelease re
   return release == OutputBufferRelease::Commit ? h.ob_commit[i] : h.ob_complete[i];
 }
 
-Cycle TimingModel::wait_for_committed(Cycle fetch, RegId reg, StallCause cause) {
-  const Cycle t = std::max(fetch, committed_visible(reg));
+// First cycle a ROB entry is free for an instruction fetched in `fetch` (entries freed in c are
+// usable from c+1).
+inline Cycle TimingModel::rob_entry_free(Cycle fetch) const {
+  // Entry i of the ring is reused by instruction i + R once it is released.
+  if (cfg_.commit_order != CommitOrder::PerFu && !shared_) {
+    const int R = cfg_.rob_size;
+    return rob_count_ >= R ? rob_release_[static_cast<std::size_t>(rob_count_ % R)] + 1 : 0;
+  }
+  // Entries are freed out of program order: one is free once fewer than R are held.
+  const Cycle held_until = rob_pool_.kth();
+  return held_until >= fetch ? held_until + 1 : 0;
+}
+
+// First cycle the FU's waiting queue has a free entry (freed in c, usable from c+1).
+inline Cycle TimingModel::queue_free(const FuHistory& h) const {
+  if (cfg_.queue_release == QueueRelease::Issue) return fu_history_back(h, h.issue, cfg_.queue_size) + 1;
+  return (shared_ ? h.queue_commits.kth() : fu_history_back(h, h.commit, cfg_.queue_size)) + 1;
+}
+
+// The ROB gates dispatch only when entries are claimed at dispatch; the waiting-queue entry
+// always. Only the ring's position needs `fetch`; 0 keeps every held pool entry.
+Cycle TimingModel::rob_wait() const {
+  return cfg_.rob_allocation == RobAllocation::Dispatch ? rob_entry_free(0) : 0;
+}
+
+Cycle TimingModel::queue_wait(Unit unit) const { return queue_free(fu_[static_cast<std::size_t>(unit)]); }
+
+DispatchWaits TimingModel::dispatch_waits(const TimingOp& op, int context) const {
+  const int u = static_cast<int>(op.unit);
+  const Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
+  DispatchWaits w;
+  w.rob = rob_wait();
+  w.queue = queue_wait(op.unit);
+  if (fu_wait_mask_ & (1u << u)) w.fu = sb.fu_complete[static_cast<std::size_t>(u)];
+  const ContextReady rule = cfg_.context_ready;
+  if (rule == ContextReady::Dispatch) return w;
+  // Operands as issue needs them (§4.2): thread 0's for `operands`, every thread's for
+  // `complete`; a store's data only when it gates issue there, or under `complete`.
+  const bool all_threads = rule == ContextReady::Complete;
+  const bool data_counts = all_threads || cfg_.store_issue == StoreIssue::AllOperands;
+  const int threads = all_threads ? T_ : 1;
+  for (int i = 0; i < op.regs.num_src; ++i) {
+    if (i == op.regs.store_data_src && !data_counts) continue;
+    const RegId r = op.regs.src[static_cast<std::size_t>(i)];
+    Cycle a = 0;
+    for (int k = 0; k < threads; ++k) a = std::max(a, avail(sb, r, k));
+    Cycle& wait = sb.from_load[r] ? w.memory : w.operand;
+    wait = std::max(wait, a);
+  }
+  // The qualifying predicate: memory instructions need its committed value to issue (§4.2);
+  // under `complete` every instruction waits until it exists for all threads.
+  if (op.qp != 0) {
+    const RegId q = isa::pred_reg(op.qp);
+    if (op.is_memory) w.operand = std::max(w.operand, sb.commit[q]);
+    if (all_threads)
+      for (int k = 0; k < T_; ++k) w.operand = std::max(w.operand, avail(sb, q, k));
+  }
+  return w;
+}
+
+Cycle TimingModel::wait_for_committed(Cycle fetch, RegId reg, StallCause cause, int context) {
+  const Cycle t = std::max(fetch, committed_visible(reg, context));
   stalls_[static_cast<int>(cause)] += t - fetch;
   if (listener_ != nullptr && t > fetch) listener_->stall(cause, fetch, t);
   return t;
@@ -95,7 +175,13 @@ std::int64_t TimingModel::total_stall_cycles() const {
   return s;
 }
 
-OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
+// kShared: several contexts, whose instructions commit (and free output buffers, queue entries
+// held until commit, ROB entries and commit ports) out of dispatch order. kSelect: the frontend
+// selects among contexts and asks dispatch_waits().
+template <bool kShared, bool kSelect>
+OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result,
+                                      ThreadTiming* global) {
+  Scoreboard& sb = ctx_[kShared ? static_cast<std::size_t>(context_) : 0];
   const int u = static_cast<int>(op.unit);
   FuHistory& fu = fu_[static_cast<std::size_t>(u)];
   const int R = cfg_.rob_size;
@@ -103,24 +189,10 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   // Dispatch (§4.1): a free ROB entry and a free queue entry at the start of the cycle; entries
   // freed in cycle c are usable from c+1.
   const bool per_fu = cfg_.commit_order == CommitOrder::PerFu;
-  // Entry i of the ring is reused by instruction i + R once it is released.
-  Cycle rob_entry_free =
-      rob_count_ >= R ? rob_release_[static_cast<std::size_t>(rob_count_ % R)] + 1 : 0;
-  if (per_fu) {
-    // Entries are freed out of program order: a pool whose earliest release frees first.
-    while (!rob_pool_.empty() && rob_pool_.top() < fetch) rob_pool_.pop();
-    rob_entry_free = 0;
-    if (static_cast<int>(rob_pool_.size()) >= R) {
-      rob_entry_free = rob_pool_.top() + 1;
-      rob_pool_.pop();
-    }
-  }
+  const Cycle rob_free_at = rob_entry_free(fetch);
   const bool rob_at_dispatch = cfg_.rob_allocation == RobAllocation::Dispatch;
-  const Cycle rob_free = rob_at_dispatch ? rob_entry_free : 0;
-  const std::vector<Cycle>& released =
-      cfg_.queue_release == QueueRelease::Issue ? fu.issue : fu.commit;
-  const Cycle queue_free = fu_history_back(fu, released, cfg_.queue_size) + 1;
-  const Cycle d = std::max({fetch, rob_free, queue_free});
+  const Cycle rob_free = rob_at_dispatch ? rob_free_at : 0;
+  const Cycle d = std::max({fetch, rob_free, queue_free(fu)});
   if (d > fetch) {
     const Cycle rob_wait = std::max<Cycle>(0, std::min(d, rob_free) - fetch);
     stalls_[static_cast<int>(StallCause::RobFull)] += rob_wait;
@@ -142,10 +214,10 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
     const RegId r = op.regs.src[static_cast<std::size_t>(i)];
     if (i == op.regs.store_data_src) {
       has_store_data = true;
-      for (int k = 0; k < T_; ++k) store_data_[k] = avail(r, k);
+      for (int k = 0; k < T_; ++k) store_data_[k] = avail(sb, r, k);
       if (!data_gates_issue) continue;
     }
-    for (int k = 0; k < T_; ++k) ready_[k] = std::max(ready_[k], avail(r, k));
+    for (int k = 0; k < T_; ++k) ready_[k] = std::max(ready_[k], avail(sb, r, k));
   }
 
   // Issue (§4.2): FU free, an output buffer free after this cycle's commits, thread 0 ready,
@@ -153,11 +225,11 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   const OutputBufferRelease ob_release = cfg_.output_buffer_release;
   Cycle issue = std::max({d + cfg_.frontend_latency, fu.free_at, ready_[0]});
   const bool takes_output_buffer = global == nullptr && (!op.is_store || cfg_.store_uses_output_buffer);
-  if (takes_output_buffer) issue = std::max(issue, output_buffer_free(fu, ob_release));
+  if (takes_output_buffer) issue = std::max(issue, kShared ? fu.ob_releases.kth() : output_buffer_free(fu, ob_release));
   // A ROB entry claimed at issue (program order) is free once its previous owner committed,
   // possibly earlier in the same cycle.
-  if (!rob_at_dispatch) issue = std::max(issue, rob_entry_free - 1);
-  const Cycle qp_known = op.qp != 0 ? commit_[isa::pred_reg(op.qp)] : -1;
+  if (!rob_at_dispatch) issue = std::max(issue, rob_free_at - 1);
+  const Cycle qp_known = op.qp != 0 ? sb.commit[isa::pred_reg(op.qp)] : -1;
   if (op.is_memory) issue = std::max(issue, qp_known);
 
   // Execution (§4.3): one thread per cycle, late operands delay that thread and later ones.
@@ -188,23 +260,35 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   }
   fu.free_at = prev + 1;
 
-  // Commit (§4.6): in ROB order, at most commit_per_fu per FU per cycle, after the last thread.
-  const Cycle in_order_after = per_fu ? fu_history_back(fu, fu.commit, 1) : last_commit_;
-  const Cycle commit = std::max({last, in_order_after,
-                                 fu_history_back(fu, fu.commit, cfg_.commit_per_fu) + 1});
+  // Commit (§4.6): in ROB order (of the context), at most commit_per_fu per FU per cycle, after
+  // the last thread.
+  const std::size_t uu = static_cast<std::size_t>(u);
+  const Cycle in_order_after = per_fu ? sb.fu_commit[uu] : sb.last_commit;
+  Cycle commit;
+  if constexpr (kShared) {
+    fu.ports.forget_before(fetch);  // every later commit is at or after its dispatch
+    commit = fu.ports.reserve(std::max(last, in_order_after), cfg_.commit_per_fu);
+  } else {
+    commit = std::max({last, in_order_after, fu_history_back(fu, fu.commit, cfg_.commit_per_fu) + 1});
+  }
 
   // Destinations: forwarding per thread slot; a predicated producer forwards only once its qp is
   // known and the old value is available (the forwarded value merges both).
+  const std::uint8_t is_load = op.unit == Unit::Ls && !op.is_store;
   for (int i = 0; i < op.regs.num_dst; ++i) {
     const RegId r = op.regs.dst[static_cast<std::size_t>(i)];
-    Cycle* a = &avail_[static_cast<std::size_t>(r) * T_];
+    Cycle* a = &sb.avail[static_cast<std::size_t>(r) * T_];
     if (op.qp == 0) {
       for (int k = 0; k < T_; ++k) a[k] = results_[k];
     } else {
       for (int k = 0; k < T_; ++k) a[k] = std::max({results_[k], qp_known, a[k]});
     }
-    commit_[r] = commit;
+    sb.commit[r] = commit;
+    if constexpr (kSelect) sb.from_load[r] = is_load;
   }
+  sb.fu_commit[uu] = commit;
+  if constexpr (kSelect) sb.fu_complete[uu] = last;
+  sb.last_commit = std::max(sb.last_commit, commit);
 
   // Book-keeping and statistics.
   const std::size_t slot = static_cast<std::size_t>(fu.count % history_);
@@ -212,24 +296,37 @@ OpSchedule TimingModel::dispatch(const TimingOp& op, Cycle fetch, const Cycle* m
   fu.commit[slot] = commit;
   fu.complete[slot] = last;
   ++fu.count;
+  if (kShared && cfg_.queue_release == QueueRelease::Commit) fu.queue_commits.push(commit);
   if (takes_output_buffer) {
-    const std::size_t ob = static_cast<std::size_t>(fu.ob_count % history_);
-    fu.ob_commit[ob] = commit;
-    fu.ob_complete[ob] = last;
-    ++fu.ob_count;
+    if constexpr (kShared) {
+      fu.ob_releases.push(ob_release == OutputBufferRelease::Commit ? commit : last);
+    } else {
+      const std::size_t ob = static_cast<std::size_t>(fu.ob_count % history_);
+      fu.ob_commit[ob] = commit;
+      fu.ob_complete[ob] = last;
+      ++fu.ob_count;
+    }
   }
   const Cycle allocated = rob_at_dispatch ? d : issue;
-  int occupancy = 1;
-  for (int j = 1; j <= std::min<std::int64_t>(R - 1, rob_count_); ++j)
-    if (rob_release_[static_cast<std::size_t>((rob_count_ - j) % R)] >= allocated) ++occupancy;
-  rob_max_occupancy_ = std::max(rob_max_occupancy_, occupancy);
   const Cycle rob_release = cfg_.rob_release == RobRelease::Commit ? commit : last;
+  int occupancy = 1;
+  if (kShared) {
+    occupancy += rob_pool_.count_from(allocated);
+  } else {
+    for (int j = 1; j <= std::min<std::int64_t>(R - 1, rob_count_); ++j)
+      if (rob_release_[static_cast<std::size_t>((rob_count_ - j) % R)] >= allocated) ++occupancy;
+  }
+  rob_max_occupancy_ = std::max(rob_max_occupancy_, occupancy);
   rob_release_[static_cast<std::size_t>(rob_count_ % R)] = rob_release;
-  if (per_fu) rob_pool_.push(rob_release);
+  if (per_fu || kShared) rob_pool_.push(rob_release);
   ++rob_count_;
   rob_occupancy_sum_ += rob_release - allocated + 1;
   last_commit_ = std::max(last_commit_, commit);
   return OpSchedule{d, issue, commit};
 }
+
+template OpSchedule TimingModel::dispatch_impl<false, false>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<false, true>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<true, true>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
 
 }  // namespace par::core

@@ -11,20 +11,23 @@
 // Lanes work in lock step and, with fixed-latency memory, behave identically, so one timing state
 // serves all lanes (§4.8). Where per-thread memory latencies differ between lanes, the caller
 // passes the latest lane's value for each thread slot.
+//
+// Thread contexts (README "Thread contexts") share the FUs, waiting queues, output buffers and
+// the ROB; each has its own register scoreboard and commits in its own program order. The
+// instructions of all contexts are dispatched one per cycle, so the dispatch order is still a
+// time order and every rule still refers to earlier-dispatched instructions only.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <vector>
 
 #include "core_config.hpp"
 #include "par/isa/instruction.hpp"
+#include "timing_resources.hpp"
 
 namespace par::core {
-
-using Cycle = std::int64_t;
 
 // Why the frontend made no progress in a cycle (docs/core-timing.md §8.1 metric 9).
 enum class StallCause : std::uint8_t {
@@ -36,6 +39,12 @@ enum class StallCause : std::uint8_t {
   PredicateWait,
   RegisterWait,
   XpDisqualified,
+  // Selection rules of thread contexts (core.context_ready, core.context_fu_wait): the next
+  // instruction waits for a value from an outstanding load, for its context's previous
+  // instruction of the same FU, or for another operand.
+  MemoryWait,
+  FuWait,
+  OperandWait,
   Count
 };
 inline constexpr int kStallCauses = static_cast<int>(StallCause::Count);
@@ -82,28 +91,64 @@ struct OpSchedule {
   Cycle commit = 0;
 };
 
+// What a context's next backend instruction waits for before it may be dispatched: the cycle
+// until which each condition holds (a value <= the asking cycle does not hold). Listed in the
+// order in which waiting cycles are attributed to causes (the first condition still holding).
+struct DispatchWaits {
+  Cycle memory = 0;   // a source from an outstanding load (core.context_ready)
+  Cycle fu = 0;       // the context's previous instruction of the FU (core.context_fu_wait)
+  Cycle operand = 0;  // any other source (core.context_ready)
+  Cycle rob = 0;      // a free ROB entry
+  Cycle queue = 0;    // a free waiting-queue entry of the FU
+  Cycle ready(Cycle from) const;
+};
+
 class TimingModel {
  public:
+  // One register scoreboard per context (cfg.contexts).
   explicit TimingModel(const CoreConfig& cfg);
 
-  // Thread start state at a round boundary: every register is available at once (docs/isa.md §2.2).
-  void start_round();
+  // Thread start state of `context` at a round boundary: every register is available at once
+  // (docs/isa.md §2.2).
+  void start_round(int context = 0);
 
-  // Dispatches a backend instruction that the frontend fetched in cycle `fetch`. For memory
-  // instructions `min_result`, when given, holds per thread slot the earliest cycle its result
-  // may be available (stores the load must wait for, §4.7), and `global`, when given, times the
-  // accesses that leave the core (they hold no output buffer: the load/store unit's table of
-  // outstanding requests bounds them). Returns the schedule.
+  // Dispatches a backend instruction of `context` that the frontend fetched in cycle `fetch`.
+  // For memory instructions `min_result`, when given, holds per thread slot the earliest cycle
+  // its result may be available (stores the load must wait for, §4.7), and `global`, when given,
+  // times the accesses that leave the core (they hold no output buffer: the load/store unit's
+  // table of outstanding requests bounds them). Returns the schedule.
   OpSchedule dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result = nullptr,
-                      ThreadTiming* global = nullptr);
+                      ThreadTiming* global = nullptr, int context = 0) {
+    if (!shared_) return dispatch_impl<false, true>(op, fetch, min_result, global);
+    context_ = context;
+    return dispatch_impl<true, true>(op, fetch, min_result, global);
+  }
+
+  // dispatch() for the plain PAR core's loop: one context, no selection (dispatch_waits() is
+  // never asked, so what only it reads is not kept).
+  OpSchedule dispatch_single(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
+    return dispatch_impl<false, false>(op, fetch, min_result, global);
+  }
+
+  // What `context`'s next instruction `op` waits for, under core.context_ready and
+  // core.context_fu_wait, if it were dispatched next (no other instruction dispatched first).
+  DispatchWaits dispatch_waits(const TimingOp& op, int context) const;
+  // The part of dispatch_waits() that other contexts' dispatches change: the cycles from which
+  // the ROB and the waiting queue of `unit` have a free entry.
+  Cycle rob_wait() const;
+  Cycle queue_wait(isa::Unit unit) const;
+  // Instructions dispatched so far: the shared waits change only when it does.
+  std::int64_t dispatched() const { return rob_count_; }
 
   // Cycle from which the frontend sees the committed value of `reg` (a commit in c is visible
   // in c+1, §3.2). Never-written registers of the current round are visible at once.
-  Cycle committed_visible(isa::RegId reg) const { return commit_[reg] + 1; }
+  Cycle committed_visible(isa::RegId reg, int context = 0) const {
+    return ctx_[static_cast<std::size_t>(context)].commit[reg] + 1;
+  }
 
   // Earliest cycle >= fetch at which a control instruction reading `reg` may execute; counts
   // the wait as `cause` stall cycles.
-  Cycle wait_for_committed(Cycle fetch, isa::RegId reg, StallCause cause);
+  Cycle wait_for_committed(Cycle fetch, isa::RegId reg, StallCause cause, int context = 0);
   // Counts the frontend cycles [from, from + cycles) as lost to `cause` (disqualified-xp penalty).
   void add_stall(StallCause cause, Cycle from, Cycle cycles) {
     stalls_[static_cast<int>(cause)] += cycles;
@@ -116,6 +161,8 @@ class TimingModel {
   // store: the cycle its data is available), used for store-to-load ordering.
   const std::vector<Cycle>& last_results() const { return results_; }
   const std::vector<Cycle>& last_store_data() const { return store_data_; }
+  // The cycle each thread slot of the last dispatched instruction entered its FU.
+  const std::vector<Cycle>& last_starts() const { return start_; }
 
   Cycle last_commit() const { return last_commit_; }
 
@@ -127,28 +174,55 @@ class TimingModel {
 
  private:
   struct FuHistory {  // the most recent instructions of one FU, newest last (ring buffer)
+    FuHistory(const CoreConfig& cfg, int history);
     std::vector<Cycle> issue, complete, commit;
     std::int64_t count = 0;
     std::vector<Cycle> ob_commit, ob_complete;  // instructions that took an output buffer
     std::int64_t ob_count = 0;
     Cycle free_at = 0;  // first cycle the FU can accept a new instruction's thread 0
+    // Several contexts commit out of dispatch order: releases of queue entries held until
+    // commit and of output buffers, and the commit ports.
+    LargestK queue_commits, ob_releases;
+    CommitPorts ports;
   };
+  // One context's registers: when each value is available and committed, and its commit order.
+  struct Scoreboard {
+    explicit Scoreboard(int threads);
+    std::vector<Cycle> avail;                       // [reg][thread slot]: cycle the value is available
+    std::array<Cycle, isa::kRegIdCount> commit{};   // commit cycle of each register's last writer
+    std::array<std::uint8_t, isa::kRegIdCount> from_load{};  // last writer is a load
+    std::array<Cycle, isa::kBackendUnits> fu_commit{};    // commit of the last instruction per FU
+    std::array<Cycle, isa::kBackendUnits> fu_complete{};  // completion of the last instruction per FU
+    Cycle last_commit = -1;
+  };
+  // kShared: several contexts (the scoreboard of context_); else the only one. kSelect: keep
+  // what dispatch_waits() reads.
+  template <bool kShared, bool kSelect>
+  OpSchedule dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
   Cycle fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const;
   Cycle output_buffer_free(const FuHistory& h, OutputBufferRelease release) const;
-  Cycle avail(isa::RegId r, int k) const { return avail_[static_cast<std::size_t>(r) * T_ + k]; }
+  Cycle rob_entry_free(Cycle fetch) const;
+  Cycle queue_free(const FuHistory& h) const;
+  Cycle avail(const Scoreboard& sb, isa::RegId r, int k) const {
+    return sb.avail[static_cast<std::size_t>(r) * T_ + k];
+  }
 
   const CoreConfig& cfg_;
   const int T_;
   const int history_;
+  // More than one context: resources are freed out of dispatch order (dispatch_impl<true>).
+  const bool shared_;
+  const unsigned fu_wait_mask_;
   std::array<FuHistory, isa::kBackendUnits> fu_;
   std::vector<Cycle> rob_release_;  // release cycles of the last rob_size instructions (ring)
-  // Release cycles of occupied ROB entries when they are freed out of program order.
-  std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> rob_pool_;
+  // Release cycles of ROB entries when they are freed out of program order (per-FU commit
+  // order, several contexts): an entry is free once fewer than rob_size are held.
+  LargestK rob_pool_;
   std::int64_t rob_count_ = 0;
-  Cycle last_commit_ = -1;
+  Cycle last_commit_ = -1;  // over all contexts
 
-  std::vector<Cycle> avail_;                 // [reg][thread slot]: cycle the value is available
-  std::array<Cycle, isa::kRegIdCount> commit_{};  // commit cycle of each register's last writer
+  std::vector<Scoreboard> ctx_;
+  int context_ = 0;  // the context dispatch_impl<true> works for
 
   std::vector<Cycle> ready_, start_, results_, store_data_;  // scratch, one per thread slot
 

@@ -99,12 +99,19 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     return bus.add_port(std::move(regions));
   };
 
-  // Device side: PAR cores -> device interconnect -> [L2 banks ->] device DRAM.
+  // Device side: PAR cores -> [private L1s ->] device interconnect -> [L2 banks ->] device DRAM.
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
+  if (cfg_.l1.enabled) l1_ = std::make_unique<l1::L1Caches>("l1", cfg_.l1, static_cast<unsigned>(cfg_.cores), period);
   for (int i = 0; i < cfg_.cores; ++i) {
     cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
                                                      cfg_.run.mode, period, quantum));
-    bind(cores_.back()->mem, bus_->in);
+    if (!l1_) {
+      bind(cores_.back()->mem, bus_->in);
+      continue;
+    }
+    l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
+    bind(cores_.back()->mem, l1.in);
+    bind(l1.out, bus_->in);
   }
   // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no
   // DRAM behind them.
@@ -152,10 +159,20 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   // watches their completion lines. Its registers sit on the interconnect, its completion-flag
   // writes go out through it; its completion interrupts go to the host (below).
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
-  for (auto& c : cores_) {
-    bind(scheduler_->cores, c->ctrl);
-    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((std::string(c->basename()) + "_irq").c_str()));
-    c->irq.bind(*core_irqs_.back());
+  for (std::size_t i = 0; i < cores_.size(); ++i) {
+    core::ParCore& c = *cores_[i];
+    bind(scheduler_->cores, c.ctrl);
+    const std::string name = c.basename();
+    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_irq").c_str()));
+    c.irq.bind(*core_irqs_.back());
+    if (l1_) {
+      // The completion line passes through the core's L1, which writes back and empties itself
+      // before the scheduler sees the share end.
+      l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
+      l1.core_done.bind(*core_irqs_.back());
+      core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_l1_done").c_str()));
+      l1.done.bind(*core_irqs_.back());
+    }
     scheduler_->core_irq.bind(*core_irqs_.back());
   }
   bind(scheduler_->notify, bus_->in);
@@ -314,6 +331,8 @@ std::string Platform::load_global_data() {
 }
 
 std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len) {
+  // A run that stopped early may have left results in the L1s (a completed share leaves none).
+  if (l1_) l1_->flush(false);
   if (cores_[0]->local_memory().contains(addr, len)) {
     cores_[0]->local_memory().read_block(addr, data, len);
     return "";
@@ -336,6 +355,7 @@ std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::s
 std::vector<simkit::StatGroup*> Platform::module_stats() {
   std::vector<simkit::StatGroup*> g{&bus_->stats(), &scheduler_->stats()};
   if (links_->enabled()) g.push_back(&links_->stats());
+  if (l1_) g.push_back(&l1_->stats());
   if (l2_) g.push_back(&l2_->stats());
   if (dram_) g.push_back(&dram_->stats());
   if (host_bus_) g.push_back(&host_bus_->stats());

@@ -12,6 +12,7 @@
 #include "host_runtime.hpp"
 #include "ht_link.hpp"
 #include "interconnect.hpp"
+#include "l1_cache.hpp"
 #include "l2.hpp"
 #include "master_core.hpp"
 #include "packet_launcher.hpp"
@@ -61,6 +62,7 @@ class Platform {
   core::ParCore& core(int i) { return *cores_[static_cast<std::size_t>(i)]; }
   int core_count() const { return static_cast<int>(cores_.size()); }
   interconnect::Interconnect& bus() { return *bus_; }
+  l1::L1Caches* l1() { return l1_.get(); }  // null unless l1.enabled
   l2::L2* l2() { return l2_.get(); }
   dram::Dram* dram() { return dram_.get(); }
   ht::HtLink* link() { return link_.get(); }
@@ -102,6 +104,7 @@ class Platform {
   std::unique_ptr<trace::VcdWriter> vcd_;
   std::vector<std::unique_ptr<trace::TransactionTap<>>> taps_;
   std::unique_ptr<interconnect::Interconnect> bus_;
+  std::unique_ptr<l1::L1Caches> l1_;  // l1.enabled: between each core and bus_ (and its launches)
   std::unique_ptr<l2::L2> l2_;
   std::unique_ptr<dram::Dram> dram_;
   std::unique_ptr<interconnect::Interconnect> host_bus_;  // full system only

@@ -74,6 +74,14 @@ std::vector<std::string> PlatformConfig::validate() const {
   for (const std::string& m : trace.validate()) e.push_back(m);
   if (memory == MemorySystem::L2Dram)
     for (const std::string& m : l2.validate()) e.push_back(m);
+  if (l1.enabled) {
+    for (const std::string& m : l1.validate()) e.push_back(m);
+    if (memory == MemorySystem::Local)
+      e.push_back("l1.enabled: the cores have no global memory to cache (platform.memory = local)");
+    if (l1.line_bytes < core.line_bytes)
+      e.push_back("l1.line_bytes: " + std::to_string(l1.line_bytes) + " is smaller than the core's line (core.line_bytes = " +
+                  std::to_string(core.line_bytes) + "): one core transaction would span several L1 lines");
+  }
   for (const std::string& m : dram_model.validate("dram")) e.push_back(m);
   for (const std::string& m : host_mem_model.validate("host_mem")) e.push_back(m);
   if (dram_model.is_plugin() && memory != MemorySystem::Dram && memory != MemorySystem::L2Dram)

@@ -9,6 +9,7 @@
 #include "dram_config.hpp"
 #include "ht_config.hpp"
 #include "interconnect.hpp"
+#include "l1_config.hpp"
 #include "l2_config.hpp"
 #include "master_config.hpp"
 #include "packet_engine.hpp"
@@ -65,6 +66,7 @@ struct PlatformConfig {
   dram::DramConfig host_mem;
   master::MasterConfig master;
   runtime::RuntimeConfig host_runtime;  // master.* of the host runtime; completed by the platform (runtime_config())
+  l1::L1Config l1;  // a private L1 data cache per core (off by default)
   l2::L2Config l2;
   dram::DramConfig dram;
   plugin::PluginConfig dram_model;      // --dram.model builtin | plugin:LIB, --dram.plugin_args

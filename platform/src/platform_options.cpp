@@ -4,6 +4,7 @@
 #include "dram_config.hpp"
 #include "ht_config.hpp"
 #include "interconnect.hpp"
+#include "l1_config.hpp"
 #include "l2_config.hpp"
 #include "master_config.hpp"
 #include "par/plugin/plugin_options.hpp"
@@ -67,6 +68,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   dram::register_options(reg, cfg.host_mem, "host_mem");
   plugin::register_options(reg, cfg.host_mem_model, "host_mem");
   core::register_options(reg, cfg.core);
+  l1::register_options(reg, cfg.l1);
   l2::register_options(reg, cfg.l2);
   plugin::register_options(reg, cfg.l2_bank_model, "l2.bank");
   dram::register_options(reg, cfg.dram);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -16,6 +17,8 @@ namespace par::platform {
 namespace {
 
 using isa::Unit;
+
+const char* const kFuLabels[isa::kBackendUnits] = {"ALU", "FPU", "LS", "CMP"};
 
 std::string pct(double v) { return simkit::format_percent(v, 2); }
 std::string fix2(double v) { return simkit::format_fixed(v, 2); }
@@ -39,8 +42,16 @@ double stat(const simkit::StatGroup& g, const std::string& path) {
   return s != nullptr ? s->number() : 0;
 }
 
-// One line per L2 bank and one for the DRAM, when the platform has them.
+// One line for the L1s, one per L2 bank and one for the DRAM, when the platform has them.
 void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
+  if (const simkit::StatGroup* g = root.find_group("l1")) {  // totals over the cores' L1s
+    std::ostringstream t;
+    t << static_cast<std::uint64_t>(stat(*g, "accesses")) << " accesses, " << static_cast<std::uint64_t>(stat(*g, "hits"))
+      << " hits, " << static_cast<std::uint64_t>(stat(*g, "misses")) << " misses, "
+      << static_cast<std::uint64_t>(stat(*g, "mshr_merges")) << " MSHR merges, "
+      << static_cast<std::uint64_t>(stat(*g, "writebacks") + stat(*g, "flush_writebacks")) << " writebacks";
+    line(os, "l1", t.str());
+  }
   if (root.find_group("l2") != nullptr) {
     for (int b = 0;; ++b) {
       const std::string label = "l2.bank" + std::to_string(b);
@@ -125,6 +136,33 @@ core::CoreStats side_by_side(const std::vector<core::CoreStats>& cores) {
   return all;
 }
 
+// Thread contexts: how the issue slots and rounds were spread, and per FU its idle cycles by the
+// state of each context's next instruction, as a mean over the contexts.
+void write_contexts(std::ostream& os, const core::CoreConfig& cfg, const core::CoreStats& s) {
+  std::int64_t lo = s.contexts.front().slots, hi = lo;
+  for (const core::ContextCounters& c : s.contexts) {
+    lo = std::min(lo, c.slots);
+    hi = std::max(hi, c.slots);
+  }
+  std::ostringstream t;
+  t << s.contexts.size() << ", round-robin, ready = " << core::to_string(cfg.context_ready) << ", FU wait: "
+    << (cfg.context_fu_wait.empty() ? "none" : cfg.context_fu_wait) << "; issue slots per context " << lo << ".." << hi;
+  line(os, "Thread contexts", t.str());
+  const double per = static_cast<double>(s.cycles) * static_cast<double>(s.contexts.size());
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    std::ostringstream f;
+    f << "busy " << pct(s.utilization(static_cast<Unit>(u))) << ", idle by next instruction:";
+    for (int k = 0; k < core::kIdleCauses; ++k) {
+      std::int64_t sum = 0;
+      for (const core::ContextCounters& c : s.contexts) sum += c.idle[static_cast<std::size_t>(u)][static_cast<std::size_t>(k)];
+      f << (k ? ", " : " ") << core::idle_cause_name(static_cast<core::IdleCause>(k)) << ' '
+        << pct(per > 0 ? static_cast<double>(sum) / per : 0.0);
+    }
+    const std::string label = std::string("  ") + kFuLabels[u];
+    line(os, label.c_str(), f.str());
+  }
+}
+
 }  // namespace
 
 void write_report(std::ostream& os, const RunSummary& r) {
@@ -150,11 +188,10 @@ void write_report(std::ostream& os, const RunSummary& r) {
   }
   os << "\n\n";
 
-  const char* names[] = {"ALU", "FPU", "LS", "CMP"};
   std::ostringstream per_fu, per_fu_thread;
   for (int u = 0; u < isa::kBackendUnits; ++u) {
-    per_fu << names[u] << ' ' << s.instructions[static_cast<std::size_t>(u)] << (u + 1 < isa::kBackendUnits ? "  " : "");
-    per_fu_thread << names[u] << ' ' << s.thread_instructions[static_cast<std::size_t>(u)]
+    per_fu << kFuLabels[u] << ' ' << s.instructions[static_cast<std::size_t>(u)] << (u + 1 < isa::kBackendUnits ? "  " : "");
+    per_fu_thread << kFuLabels[u] << ' ' << s.thread_instructions[static_cast<std::size_t>(u)]
                   << (u + 1 < isa::kBackendUnits ? "  " : "");
   }
   std::int64_t control = 0;
@@ -190,6 +227,7 @@ void write_report(std::ostream& os, const RunSummary& r) {
     }
     line(os, "Stall cycles", st.str());
     line(os, "FPU utilisation", pct(s.utilization(Unit::Fpu)));
+    if (!s.contexts.empty()) write_contexts(os, cfg.core, s);
   }
   if (!timed) line(os, "Instructions per FU", per_fu.str());
   line(os, "Thread-instructions", per_fu_thread.str() + "  control " + std::to_string(control) + " (" + ctl.str() + ")");

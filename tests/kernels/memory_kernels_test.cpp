@@ -480,6 +480,72 @@ TEST(MemLatency, TableAndCsvForTwoSizes) {
   EXPECT_EQ(rows[4][column(h, "l2_hit_rate")], "0.8750");
 }
 
+// scripts/mem-latency on platform/configs/hwacha.ini, random stride: the three plateaus of the
+// published ccbench validation of the Hwacha platform within 10 % (L1 hit 4 cycles, L2 hit 22
+// cycles, DRAM load-to-use 110 ns at 1 GHz), and their edges at the L1 (16 KiB) and L2 (256 KiB)
+// capacities: the largest size of a level is still on its plateau, the next size (1.5x) is not.
+TEST(MemLatency, HwachaPlateausAndEdges) {
+  const std::string dir = fresh_dir("mem_latency_hwacha");
+  const Command c = shell(script("mem-latency") + " --parsys " + parsys() + " --config " + kRoot +
+                          "/platform/configs/hwacha.ini --sizes 8K,16K,24K,128K,256K,384K,2M --strides random "
+                          "--steps 2048 --no-plot --out-dir " + dir);
+  ASSERT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("random plateaus: L1 (<= 8KiB)"), std::string::npos) << c.out;
+  const auto rows = read_csv(dir + "/mem-latency.csv");
+  ASSERT_EQ(rows.size(), 8u);
+  const auto& h = rows[0];
+  std::map<std::string, double> cycles, l1_hits, l2_hits;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    ASSERT_EQ(rows[r][column(h, "status")], "ok");
+    const std::string size = rows[r][column(h, "size")];
+    cycles[size] = std::stod(rows[r][column(h, "cycles_per_load")]);
+    l1_hits[size] = std::stod(rows[r][column(h, "l1_hit_rate")]);
+    const std::string l2 = rows[r][column(h, "l2_hit_rate")];
+    l2_hits[size] = l2.empty() ? -1 : std::stod(l2);
+    EXPECT_EQ(rows[r][column(h, "memory")], "dram");
+  }
+  auto within = [](double v, double target) { return std::abs(v - target) <= 0.1 * target; };
+  for (const char* s : {"8K", "16K"}) {  // L1 plateau, up to its edge
+    EXPECT_TRUE(within(cycles[s], 4)) << s << ": " << cycles[s];
+    EXPECT_EQ(l1_hits[s], 1.0) << s;
+  }
+  for (const char* s : {"24K", "128K", "256K"}) {  // L2 plateau, from just past the L1 to its edge
+    EXPECT_TRUE(within(cycles[s], 22)) << s << ": " << cycles[s];
+    EXPECT_EQ(l1_hits[s], 0.0) << s;
+    EXPECT_EQ(l2_hits[s], 1.0) << s;
+  }
+  for (const char* s : {"384K", "2M"}) {  // DRAM, from just past the L2 (cycles = ns at 1 GHz)
+    EXPECT_TRUE(within(cycles[s], 110)) << s << ": " << cycles[s];
+    EXPECT_EQ(l2_hits[s], 0.0) << s;
+  }
+}
+
+// In the XD1000 placement the data lives in host memory: the memory columns come from host_mem.*
+// (one host-memory read per load), and a load takes the link's round trip of the HT link's README
+// for an 8-byte read (254 ns of stages + 8 + 12 bytes at 1.25 ns + the host memory's own latency),
+// in whole 10-ns core cycles.
+TEST(MemLatency, HostMemoryColumnsComeFromHostMemory) {
+  const std::string dir = fresh_dir("mem_latency_host");
+  const Command c = shell(script("mem-latency") + " --parsys " + parsys() + " --config " + kRoot +
+                          "/platform/configs/xd1000.ini --sizes 4K --strides random --steps 256 --no-plot --out-dir " +
+                          dir);
+  ASSERT_EQ(c.status, 0) << c.out;
+  EXPECT_NE(c.out.find("host rd/ld"), std::string::npos) << c.out;
+  const auto rows = read_csv(dir + "/mem-latency.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  const auto& h = rows[0];
+  EXPECT_EQ(rows[1][column(h, "memory")], "host_mem");
+  EXPECT_EQ(rows[1][column(h, "l2_hit_rate")], "");
+  EXPECT_EQ(rows[1][column(h, "dram_reads_per_load")], "1.0000");
+  const double mem_ns = std::stod(rows[1][column(h, "dram_latency_ns")]);
+  // DDR-333: 27 ns for a row hit (the 4-KiB chain lies in one 16-KiB row), 45 for a closed row.
+  EXPECT_GE(mem_ns, 27);
+  EXPECT_LT(mem_ns, 80);
+  const double load_ns = std::stod(rows[1][column(h, "ns_per_load")]);
+  EXPECT_GE(load_ns, 254 + 20 * 1.25 + mem_ns - 1);
+  EXPECT_LE(load_ns, 254 + 20 * 1.25 + mem_ns + 20);
+}
+
 // scripts/link-study in the XD1000 placement (2 lanes, T = 1 and 16): the streaming kernel is
 // link-bound (its utilisation rises with T, and the 16-bit link carries more at T = 16), the
 // filter's traffic is light enough that the link width changes its utilisation by under 5%.

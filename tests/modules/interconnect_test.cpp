@@ -76,6 +76,39 @@ TEST(Interconnect, PortBandwidthQueuesConcurrentAccesses) {
   });
 }
 
+// With serialise an access also takes its own beats: 64 bytes on a 16-byte/ns port add 4 ns, to a
+// read after the target's answer and to a write before the target sees it; the port still queues.
+TEST(Interconnect, SerialisedAccessesTakeTheirOwnBeats) {
+  par::testing::run_isolated([] {
+    InterconnectConfig cfg;
+    cfg.latency_ns = 1;
+    cfg.port_bytes_per_ns = 16;
+    cfg.serialise = true;
+    Rig r(cfg);
+    r.h.at(sc_time(0, SC_NS)).read(0x10000, 64).read(0x10040, 64);
+    r.h.at(sc_time(100, SC_NS)).write64(0x20000, 7).read(0x20008, 8);
+    r.h.run();
+    EXPECT_EQ(r.h.result(0).latency, sc_time(1 + 5 + 4, SC_NS));   // bus + memory + 4 beats
+    EXPECT_EQ(r.h.result(1).latency, sc_time(1 + 4 + 5 + 4, SC_NS));  // + 4 ns waiting for the port
+    EXPECT_EQ(r.h.result(2).latency, sc_time(1.5, SC_NS));  // 8 bytes: half a beat, memory b has no latency
+    EXPECT_EQ(r.h.result(3).latency, sc_time(1.5 + 0.5, SC_NS));
+    EXPECT_EQ(r.bus.stats().find("a.queue_ns")->number(), 4);
+  });
+}
+
+TEST(Interconnect, WithoutSerialiseTheBandwidthOnlyQueues) {
+  par::testing::run_isolated([] {
+    InterconnectConfig cfg;
+    cfg.latency_ns = 1;
+    cfg.port_bytes_per_ns = 16;
+    Rig r(cfg);
+    r.h.at(sc_time(0, SC_NS)).read(0x10000, 64).read(0x10040, 64);
+    r.h.run();
+    EXPECT_EQ(r.h.result(0).latency, sc_time(1 + 5, SC_NS));
+    EXPECT_EQ(r.h.result(1).latency, sc_time(1 + 4 + 5, SC_NS));
+  });
+}
+
 // Loosely-timed initiators call out of time order: a request that is earlier in time uses the idle
 // port before a reservation made first, instead of queueing behind it.
 TEST(Interconnect, AnEarlierRequestUsesAGapBeforeALaterReservation) {

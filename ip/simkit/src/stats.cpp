@@ -241,6 +241,17 @@ Formula& StatGroup::formula(const std::string& name, const std::string& unit,
   return add_stat<Formula>(name, unit, desc, format, Formula::Fn(), std::move(fn));
 }
 
+Formula& StatGroup::sum(const std::string& name, const std::string& unit, const std::string& desc,
+                        std::vector<std::string> paths, Format format) {
+  return formula(name, unit, desc,
+                 [paths = std::move(paths)](const StatView& s) {
+                   double total = 0;
+                   for (const std::string& p : paths) total += s[p];
+                   return total;
+                 },
+                 format);
+}
+
 Distribution& StatGroup::distribution(const std::string& name, const std::string& unit,
                                       const std::string& desc, Buckets buckets, Format format) {
   return add_stat<Distribution>(name, unit, desc, format, std::move(buckets));

@@ -101,7 +101,7 @@ TEST(DramConfig, EveryFieldIsAnOption) {
         "burst_length", "clock_mhz", "tCL", "tCWL", "tRCD", "tRP", "tRPab", "tRAS", "tRC", "tRRD",
         "tRRD_L", "tFAW", "tWR", "tWTR", "tWTR_L", "tRTP", "tCCD", "tCCD_L", "tDQSCK", "tRTRS",
         "tREFI", "tRFC", "mapping", "scheduler", "page_policy", "queue_depth", "refresh",
-        "frontend_cycles", "bank_stats"})
+        "frontend_cycles", "return_cycles", "bank_stats"})
     EXPECT_NE(reg.find(std::string("dram.") + name), nullptr) << name;
   EXPECT_EQ(reg.find("dram.scheduler")->value_text(), "frfcfs");
   const auto r = reg.parse(std::vector<std::string>{"--dram.scheduler", "fcfs", "--dram.row_bytes", "8KiB"});

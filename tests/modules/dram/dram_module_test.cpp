@@ -571,6 +571,28 @@ TEST(DramModule, FrontendCyclesAndStatisticsReset) {
   });
 }
 
+TEST(DramModule, ReturnCyclesComeAfterTheLastBeatAndHoldNoQueueEntry) {
+  // DDR3-1600, 5 return cycles, one queue entry: an idle closed-row read takes 26 + 5 cycles; a
+  // second read to another bank at the same time is admitted when the first one's data ends (26),
+  // not when its response is back (31): 26 + 26 + 5.
+  par::testing::run_isolated([] {
+    DramConfig c = preset_config(Preset::Ddr3_1600, false);
+    c.return_cycles = 5;
+    c.queue_depth = 1;
+    Dram d("dram", c);
+    sc_time first, second;
+    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+      first = i.read(0, 64);
+      second = i.read(0x2000, 64);  // bank 1 (8 KiB rows)
+    });
+    lsu.out.bind(d.in);
+    sc_core::sc_start();
+    EXPECT_EQ(first, d.cycles(31));
+    EXPECT_EQ(second, d.cycles(57));
+    EXPECT_EQ(stat(d, "queue_stalls"), 1);
+  });
+}
+
 TEST(DramModule, AnInvalidConfigurationIsRejectedWithItsMessages) {
   par::testing::run_isolated([] {
     DramConfig c;

@@ -270,6 +270,38 @@ TEST(DramTiming, AFullQueueDelaysAdmission) {
   EXPECT_EQ(third.column, C(26));
 }
 
+// Writes handed over ahead of their arrival (the HT link posts them to host memory with the link's
+// latency still to come) hold no queue entry before they arrive: a read arriving earlier is
+// admitted at once, and the entries count again from their arrival on.
+TEST(DramTiming, QueueEntriesAreHeldOnlyFromArrival) {
+  EngineParams p = ddr3();
+  p.queue_depth = 2;
+  TimingEngine e(p);
+  e.schedule(wr(1, 0, C(500)));
+  e.schedule(wr(2, 0, C(500)));
+  const BurstResult early = e.schedule(rd(0, 0, C(100)));
+  EXPECT_EQ(early.admitted, C(100));  // before the fix: held up until the first write's completion
+  EXPECT_EQ(early.data_end, C(126));  // tRCD + tCL + 4
+  // Arriving while both writes are in the queue, a read waits for the first to complete: ACT 500,
+  // WR 511 (tRCD), data 519..523 (tCWL, BL8).
+  const BurstResult late = e.schedule(rd(3, 0, C(501)));
+  EXPECT_EQ(late.admitted, C(523));
+}
+
+// A request that must wait looks again after each completion: entries admitted in the meantime
+// count too.
+TEST(DramTiming, AWaitingRequestCountsEntriesAdmittedWhileItWaits) {
+  EngineParams p = ddr3();
+  p.queue_depth = 1;
+  TimingEngine e(p);
+  const BurstResult a = e.schedule(rd(0, 0, 0));         // held [0, 26)
+  const BurstResult b = e.schedule(rd(1, 0, a.data_end));  // held from 26
+  const BurstResult c = e.schedule(rd(2, 0, C(10)));      // waits for a, then finds b: waits for b too
+  EXPECT_EQ(a.data_end, C(26));
+  EXPECT_EQ(b.admitted, C(26));
+  EXPECT_EQ(c.admitted, b.data_end);
+}
+
 TEST(DramTiming, ClosedPagePrechargesAfterEachAccess) {
   EngineParams p = ddr3();
   p.page_policy = PagePolicy::Closed;

@@ -260,6 +260,10 @@ class StatGroup {
   Distribution& distribution(const std::string& name, const std::string& unit,
                              const std::string& desc, Buckets buckets = Buckets::none(),
                              Format format = Format::fixed(2));
+  // A view formula: the sum of the statistics at `paths` (relative to this group; they may be
+  // registered later), e.g. a total over child groups. Right in per-launch differences too.
+  Formula& sum(const std::string& name, const std::string& unit, const std::string& desc,
+               std::vector<std::string> paths, Format format = Format::integer());
 
   // A child group owned by this one, created on first use (e.g. "lsu").
   StatGroup& group(const std::string& name);
