@@ -17,7 +17,7 @@ L1Cache::L1Cache(sc_core::sc_module_name name, const L1Config& cfg, sc_time cloc
       stats_group_(parent_stats != nullptr ? basename() : this->name()),
       stats_(stats_group_) {
   if (parent_stats != nullptr) parent_stats->attach(stats_group_);
-  model_ = std::make_unique<L1Model>(checked(cfg), l2::to_tick(clock_period), next_, stats_);
+  model_ = std::make_unique<L1Model>(checked(cfg), cachekit::to_tick(clock_period), next_, stats_);
   in.register_b_transport(this, &L1Cache::b_transport);
   in.register_transport_dbg(this, &L1Cache::transport_dbg);
   SC_HAS_PROCESS(L1Cache);
@@ -25,15 +25,15 @@ L1Cache::L1Cache(sc_core::sc_module_name name, const L1Config& cfg, sc_time cloc
 }
 
 void L1Cache::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  l2::serve_access(*model_, model_->line_bytes(), next_, tx, delay);
+  cachekit::serve_access(*model_, model_->line_bytes(), next_, tx, delay);
 }
 
 unsigned int L1Cache::transport_dbg(tlm::tlm_generic_payload& tx) {
-  return l2::serve_debug(*model_, model_->line_bytes(), tx);
+  return cachekit::serve_debug(*model_, model_->line_bytes(), tx);
 }
 
 sc_time L1Cache::flush_timed(const sc_time& at, bool invalidate) {
-  return l2::to_time(model_->flush(l2::to_tick(at), invalidate));
+  return cachekit::to_time(model_->flush(cachekit::to_tick(at), invalidate));
 }
 
 void L1Cache::completion_thread() {

@@ -21,7 +21,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "cache_tlm.hpp"
+#include "par/cachekit/cache_tlm.hpp"
 #include "l1_config.hpp"
 #include "l1_model.hpp"
 #include "l1_stats.hpp"
@@ -53,7 +53,7 @@ class L1Cache : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
   void completion_thread();
 
-  l2::TlmNextLevel next_;
+  cachekit::TlmNextLevel next_;
   simkit::StatGroup stats_group_;
   L1Stats stats_;
   std::unique_ptr<L1Model> model_;

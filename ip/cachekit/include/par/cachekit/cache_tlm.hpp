@@ -1,8 +1,8 @@
-// TLM-2.0 glue of the plain (SystemC-free) cache models: the NextLevel interface (bank_model.hpp)
+// TLM-2.0 glue of the plain (SystemC-free) cache models: the NextLevel interface (request.hpp)
 // as base-protocol b_transport / transport_dbg calls on an initiator socket, the conversions
 // between sc_time and the models' ticks, and the serving of a target socket's payload by one
 // model access per line. Used by the L2 banks (towards DRAM) and by the private L1 caches
-// (modules/l1, towards the device interconnect).
+// (towards the device interconnect).
 #pragma once
 
 #include <algorithm>
@@ -11,10 +11,10 @@
 #include <systemc>
 #include <tlm>
 
-#include "bank_model.hpp"
+#include "par/cachekit/request.hpp"
 #include "par/sckit/fast_time.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 using sckit::current_time;
 
@@ -130,4 +130,4 @@ unsigned int serve_debug(Model& model, unsigned line_bytes, tlm::tlm_generic_pay
   return ok ? len : 0;
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

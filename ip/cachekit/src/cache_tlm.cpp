@@ -1,6 +1,6 @@
-#include "cache_tlm.hpp"
+#include "par/cachekit/cache_tlm.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 namespace {
 
@@ -58,4 +58,4 @@ bool TlmNextLevel::write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned le
   return untimed(tlm::TLM_WRITE_COMMAND, addr, data, len, be);
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit
