@@ -15,7 +15,7 @@ using sckit::current_time;
 using sckit::time_from_value;
 
 ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
-                 RunMode mode, sc_time clock_period, sc_time quantum)
+                 RunMode mode, int functional_width, sc_time clock_period, sc_time quantum)
     : sc_module(name),
       ctrl("ctrl"),
       mem("mem"),
@@ -24,7 +24,7 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
       period_(clock_period),
       quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
-      engine_(this->name(), cfg, program, local_, this, mode) {
+      engine_(this->name(), cfg, program, local_, this, mode, functional_width) {
   if (period_.value() > 1) {
     period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
     period_limit_ = ~sc_dt::uint64{0} / period_.value();

@@ -37,10 +37,11 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   sc_core::sc_out<bool> irq;
 
   // `program` is the shared, already decoded instruction memory (it outlives the module).
+  // `functional_width`: threads run side by side in functional mode (run.functional_width).
   // `quantum`: how far the core may run ahead of the SystemC time before it synchronises (loosely
   // timed; smaller quanta interleave the cores' memory traffic more exactly, at some speed cost).
   ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
-          RunMode mode, sc_core::sc_time clock_period, sc_core::sc_time quantum);
+          RunMode mode, int functional_width, sc_core::sc_time clock_period, sc_core::sc_time quantum);
 
   LocalMemory& local_memory() { return local_; }
   const CoreStats& total_stats() const { return total_; }

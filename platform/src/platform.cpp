@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 #include <iomanip>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -103,8 +104,14 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   if (cfg_.l1.enabled) l1_ = std::make_unique<l1::L1Caches>("l1", cfg_.l1, static_cast<unsigned>(cfg_.cores), period);
   for (int i = 0; i < cfg_.cores; ++i) {
-    cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
-                                                     cfg_.run.mode, period, quantum));
+    try {
+      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
+                                                       cfg_.run.mode, cfg_.run.functional_width, period, quantum));
+    } catch (const std::bad_alloc&) {
+      error_ = "core" + std::to_string(i) + ": the host cannot provide its " +
+               simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";
+      return;
+    }
     if (!l1_) {
       bind(cores_.back()->mem, bus_->in);
       continue;

@@ -91,6 +91,17 @@ TEST(FullSystem, SvaCopyHostProgramChecksItsResult) {
   EXPECT_TRUE(contains(r.out, "link.h2d")) << r.out;
 }
 
+// A host program's thread counts are known only after the run: threads of --dump-regs that did not
+// run are an error then (exit 2), after the registers of those that did.
+TEST(FullSystem, DumpRegistersOfThreadsAHostProgramNeverRanIsAnError) {
+  const CliStreams r = parsys_streams("run " + kernel_file("sva.par") + " -q " + kDeviceDram +
+                                      " --host sva-copy --dump-regs 1279:3");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out.rfind("thread 1279\n  r0 = ", 0), 0u) << r.out;
+  EXPECT_FALSE(contains(r.out, "thread 1280")) << r.out;
+  EXPECT_EQ(r.err, "parsys: --dump-regs '1279:3': 2 of the 3 threads did not run\n");
+}
+
 // A compute-bound kernel: the same results on 1, 2 and 4 cores, with either split policy, and
 // the device part of the launch falls as cores are added.
 TEST(FullSystem, MoreCoresSameResultsLessDeviceTime) {

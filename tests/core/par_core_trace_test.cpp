@@ -60,7 +60,7 @@ Result run_on_core(const isa::Program& program, trace::Timeline* tl, trace::VcdW
   EXPECT_NE(loaded, nullptr) << error;
   par::testing::TlmHarness host("host");
   memory::Memory global("global", memory::MemoryConfig{4096, 0, 0});
-  ParCore core("core0", cfg, *loaded, RunMode::Timing, sc_time(1, SC_NS), sc_time(1000, SC_NS));
+  ParCore core("core0", cfg, *loaded, RunMode::Timing, /*functional_width=*/1, sc_time(1, SC_NS), sc_time(1000, SC_NS));
   core.set_trace(tl, vcd);
   EXPECT_TRUE(load_data(program, core.local_memory(), &error)) << error;
   core.mem.bind(global.in);

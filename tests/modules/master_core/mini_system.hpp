@@ -94,7 +94,7 @@ class MiniSystem {
     sched_.notify.bind(dev_bus_.in);
     for (int c = 0; c < cfg_.cores; ++c) {
       cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(c)).c_str(), cfg_.core, *loaded_,
-                                                       core::RunMode::Timing, period, quantum));
+                                                       core::RunMode::Timing, /*functional_width=*/1, period, quantum));
       lines_.push_back(std::make_unique<sc_core::sc_signal<bool>>(("core" + std::to_string(c) + "_irq").c_str()));
       cores_.back()->mem.bind(dev_bus_.in);
       cores_.back()->irq.bind(*lines_.back());

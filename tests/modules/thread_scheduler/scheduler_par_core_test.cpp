@@ -50,7 +50,7 @@ TEST(ThreadSchedulerWithParCores, SvaOnTwoCoresEqualsOneCore) {
       global.push_back(std::make_unique<memory::Memory>(("global" + std::to_string(c)).c_str(),
                                                         memory::MemoryConfig{4096, 0, 0}));
       cores.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(c)).c_str(), cfg, *loaded,
-                                                      core::RunMode::Timing, period, ns(1000)));
+                                                      core::RunMode::Timing, /*functional_width=*/1, period, ns(1000)));
       ASSERT_TRUE(core::load_data(program, cores.back()->local_memory(), &error)) << error;
       cores.back()->mem.bind(global.back()->in);
       lines.push_back(std::make_unique<sc_core::sc_signal<bool>>(("line" + std::to_string(c)).c_str()));
