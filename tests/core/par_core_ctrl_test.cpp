@@ -52,7 +52,7 @@ struct Bench {
     std::string error;
     loaded = LoadedProgram::load(program, cfg, &error);
     EXPECT_NE(loaded, nullptr) << error;
-    core = std::make_unique<ParCore>("core0", cfg, *loaded, RunMode::Timing, ns(1), ns(1000));
+    core = std::make_unique<ParCore>("core0", cfg, *loaded, RunMode::Timing, /*functional_width=*/1, ns(1), ns(1000));
     core->mem.bind(global.in);
     core->irq.bind(line);
     done.in.bind(line);
