@@ -19,6 +19,7 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
     : sc_module(name),
       ctrl("ctrl"),
       mem("mem"),
+      irq("irq"),
       cfg_(cfg),
       period_(clock_period),
       quantum_(quantum),
@@ -40,6 +41,7 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
 void ParCore::run_thread() {
   for (;;) {
     sc_core::wait(start_);
+    irq.write(false);
     CoreStats& stats = running_;
     stats = CoreStats();
     Packet packet;
@@ -73,8 +75,10 @@ void ParCore::run_thread() {
     if (trace_ != nullptr)
       trace_->end_packet(to_ps_(sc_core::sc_time_stamp()), packet.threads, packet.first_thread, packet.start,
                          last_ok_);
+    // A packet that took no simulated time: let the line fall first, so that it rises again.
+    if (irq.read()) sc_core::wait(sc_core::SC_ZERO_TIME);
     busy_ = false;
-    done_.notify(sc_core::SC_ZERO_TIME);
+    irq.write(true);
   }
 }
 
@@ -109,30 +113,37 @@ std::string ParCore::pending_work() const {
 }
 
 void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  tx.set_response_status(ctrl_access(tx, delay));
+}
+
+tlm::tlm_response_status ParCore::ctrl_access(tlm::tlm_generic_payload& tx, const sc_time& delay) {
   const std::uint64_t addr = tx.get_address();
-  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < tx.get_data_length()) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
+  const unsigned len = tx.get_data_length();
+  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < len) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  if (!tx.is_read() && !tx.is_write()) return tlm::TLM_OK_RESPONSE;  // TLM_IGNORE_COMMAND
+  if (len == 0 || len % 8 != 0 || addr % 8 != 0) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (addr < kCoreDescriptorEnd) {
+    if (len > kCoreDescriptorEnd - addr) return tlm::TLM_BURST_ERROR_RESPONSE;
+    auto* regs = reinterpret_cast<unsigned char*>(&staged_) + addr;
+    if (tx.is_write()) std::memcpy(regs, tx.get_data_ptr(), len);
+    else std::memcpy(tx.get_data_ptr(), regs, len);
+    return tlm::TLM_OK_RESPONSE;
   }
-  if (tx.is_read() && addr == kCtrlStatus && tx.get_data_length() == 8) {
-    const std::uint64_t status = failed() ? 2 : busy_ ? 1 : 0;
+  if (len != 8) return addr < kCoreRegSpaceEnd ? tlm::TLM_BURST_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (addr == kCoreRegStatus) {
+    if (tx.is_write()) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    const std::uint64_t status = busy_ ? kCoreStatusBusy : last_ok_ ? kCoreStatusIdle : kCoreStatusFailed;
     std::memcpy(tx.get_data_ptr(), &status, 8);
-    tx.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
+    return tlm::TLM_OK_RESPONSE;
   }
-  if (!tx.is_write() || addr != kCtrlLaunch || tx.get_data_length() != sizeof(PacketDescriptor)) {
-    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  // Launches are serialised: a second launcher waits until the core is free.
-  sc_core::wait(delay);
-  delay = sc_core::SC_ZERO_TIME;
-  while (busy_) sc_core::wait(done_);
+  if (addr != kCoreRegDoorbell) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (tx.is_read()) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  // One launch at a time: a DOORBELL while busy is refused (the scheduler tracks occupancy).
+  if (busy_) return tlm::TLM_GENERIC_ERROR_RESPONSE;
   busy_ = true;
-  std::memcpy(&pending_, tx.get_data_ptr(), sizeof pending_);
-  start_.notify(sc_core::SC_ZERO_TIME);
-  sc_core::wait(done_);
-  tx.set_response_status(last_ok_ ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+  pending_ = staged_;
+  start_.notify(delay);
+  return tlm::TLM_OK_RESPONSE;
 }
 
 bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len,

@@ -1,9 +1,10 @@
 // The PAR core as a SystemC module (docs/architecture.md "Blocks and sockets").
 //
 // One SC_THREAD per core advances the plain-C++ PacketEngine (no SystemC process per pipeline
-// stage). A packet is launched by a blocking TLM write of a PacketDescriptor to `ctrl`; the write
-// returns when the packet has completed, with TLM_GENERIC_ERROR_RESPONSE if it failed. Loads and
-// stores outside the local-memory window leave through `mem`.
+// stage). `ctrl` is a register target (par/core/core_registers.hpp): a descriptor block and a
+// DOORBELL that starts the packet and returns at once; the end of the packet is signalled on the
+// `irq` line, and STATUS says whether it failed. Loads and stores outside the local-memory window
+// leave through `mem`.
 #pragma once
 
 #include <functional>
@@ -21,8 +22,8 @@
 #include "core_trace.hpp"
 #include "core_stats.hpp"
 #include "local_memory.hpp"
-#include "packet_descriptor.hpp"
 #include "packet_engine.hpp"
+#include "par/core/core_registers.hpp"
 #include "par/trace/sc_ps.hpp"
 #include "par/trace/timeline.hpp"
 #include "par/trace/vcd_writer.hpp"
@@ -33,6 +34,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
  public:
   tlm_utils::simple_target_socket<ParCore> ctrl;
   tlm_utils::simple_initiator_socket<ParCore> mem;
+  // Completion line: low while a launch runs, high from its end until the next one starts (false
+  // before the first). Bind it to an sc_signal<bool> that the scheduler watches.
+  sc_core::sc_out<bool> irq;
 
   // `program` is the shared, already decoded instruction memory (it outlives the module).
   // `functional_width`: threads run side by side in functional mode (run.functional_width).
@@ -70,6 +74,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
  private:
   void run_thread();
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // The response to a `ctrl` access (README.md "Launch protocol"); the DOORBELL starts the packet
+  // `delay` after the call.
+  tlm::tlm_response_status ctrl_access(tlm::tlm_generic_payload& tx, const sc_core::sc_time& delay);
   bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
                 Cycle cycle, Cycle& done, std::string& error) override;
   void reached(Cycle cycle) override;
@@ -93,11 +100,12 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   sc_core::sc_time packet_start_;
   LocalMemory local_;
   PacketEngine engine_;
-  sc_core::sc_event start_, done_;
+  sc_core::sc_event start_;
   bool busy_ = false;
   bool in_engine_ = false;
   CoreStats running_;  // the statistics of the packet being run
-  PacketDescriptor pending_;
+  PacketDescriptor staged_;   // the descriptor registers
+  PacketDescriptor pending_;  // the launch started by the last DOORBELL
   bool last_ok_ = true;
   bool stopped_ = false;
   std::string error_;

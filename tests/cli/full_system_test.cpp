@@ -134,6 +134,46 @@ TEST(FullSystem, MoreCoresSameResultsLessDeviceTime) {
   }
 }
 
+// The platform's rule (docs/architecture.md): no b_transport waits longer than the access it
+// models. With the checker on every binding (timing.b_transport_wait, 1 us), the master launches
+// gs (2.3 us of device time) on two cores across the link: the DOORBELLs return after their
+// register latency, each core's end comes back on its line, the packet's end as one interrupt
+// across the link, and no call waits for the work.
+TEST(FullSystem, NoCallWaitsForTheWorkItStarts) {
+  const std::string dir = temp_dir("fullsystem_no_long_calls");
+  const CliResult r = parsys("run " + kernel_file("gs.par") + " -q " + kDeviceDram +
+                             " --platform.cores 2 --check-protocol --protocol_check.max_b_transport_wait_ns 1000 --out " +
+                             dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json s = read_json(dir + "/stats.json");
+  double violations = 0;
+  for (const auto& [name, checker] : s["protocol_check"].items())
+    if (checker.is_object() && checker.contains("violations")) violations += checker["violations"]["value"].get<double>();
+  EXPECT_EQ(violations, 0.0);
+  EXPECT_EQ(s["scheduler"]["interrupts"]["value"], 1);
+  EXPECT_EQ(s["link"]["d2h"]["interrupts"]["value"], 1);
+  EXPECT_EQ(s["master"]["interrupts"]["value"], 1);
+  EXPECT_EQ(s["master"]["transactions"]["value"], 2);  // the staging burst and DOORBELL: no read waits
+  EXPECT_GT(s["launches"][0]["timing"]["device_ns"].get<double>(), 2000.0);  // twice the bound
+}
+
+// master.wait from the command line: the completion interrupt (default), polling COMPLETED, or
+// the host-memory flag at the end of host memory (the platform's choice when none is given).
+TEST(FullSystem, EveryWaitModeFromTheCommandLine) {
+  for (const std::string mode : {"interrupt", "poll", "flag"}) {
+    const std::string dir = temp_dir("fullsystem_wait_" + mode);
+    const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kDeviceDram + " --master.wait " + mode + " --out " + dir);
+    ASSERT_EQ(r.status, 0) << mode << ": " << r.out;
+    const nlohmann::json s = read_json(dir + "/stats.json");
+    EXPECT_EQ(s["master"]["interrupts"]["value"], mode == "interrupt" ? 1 : 0) << mode;
+    EXPECT_EQ(s["master"]["polls"]["value"].get<double>() > 0, mode != "interrupt") << mode;
+    EXPECT_EQ(s["scheduler"]["flag_writes"]["value"], mode == "flag" ? 1 : 0) << mode;
+  }
+  const CliResult bad = parsys("run " + kernel_file("sva.par") + " -q " + kDeviceDram + " --master.wait register");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(contains(bad.out, "--master.wait: 'register' is not one of: interrupt, poll, flag")) << bad.out;
+}
+
 TEST(FullSystem, HostWaitingOnAFaultingPacketGetsAnError) {
   const std::string dir = temp_dir("fullsystem_fault");
   const std::string file = write_file(dir + "/fault.par", R"(.PAR

@@ -1,6 +1,6 @@
-#include "bank_stats.hpp"
+#include "par/cachekit/cache_counters.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 using simkit::Buckets;
 using simkit::Format;
@@ -60,4 +60,4 @@ std::vector<CacheCounters::Summed> CacheCounters::summed(const std::string& port
           {"errors", "accesses"}};
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

@@ -1,6 +1,6 @@
-#include "tag_array.hpp"
+#include "par/cachekit/tag_array.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 TagArray::TagArray(std::uint64_t sets, unsigned ways, unsigned line_bytes)
     : sets_(sets),
@@ -36,4 +36,4 @@ void TagArray::install(std::uint64_t set, int way, std::uint64_t line, Tick read
   touch(set, way);
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

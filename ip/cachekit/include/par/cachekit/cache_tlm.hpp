@@ -1,8 +1,8 @@
-// TLM-2.0 glue of the plain (SystemC-free) cache models: the NextLevel interface (bank_model.hpp)
+// TLM-2.0 glue of the plain (SystemC-free) cache models: the NextLevel interface (request.hpp)
 // as base-protocol b_transport / transport_dbg calls on an initiator socket, the conversions
 // between sc_time and the models' ticks, and the serving of a target socket's payload by one
 // model access per line. Used by the L2 banks (towards DRAM) and by the private L1 caches
-// (modules/l1, towards the device interconnect).
+// (towards the device interconnect).
 #pragma once
 
 #include <algorithm>
@@ -11,10 +11,10 @@
 #include <systemc>
 #include <tlm>
 
-#include "bank_model.hpp"
+#include "par/cachekit/request.hpp"
 #include "par/sckit/fast_time.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 using sckit::current_time;
 
@@ -48,10 +48,6 @@ class TlmNextLevel final : public NextLevel {
   bool read_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len) override;
   bool write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be) override;
 
-  // A timed access was made since clear_waited(): a target that waits inside b_transport may
-  // have advanced the time stamp, so delays must be taken relative to the new one.
-  bool waited() const { return waited_; }
-  void clear_waited() { waited_ = false; }
   // The status of the last failed access (TLM_GENERIC_ERROR_RESPONSE before any failure).
   tlm::tlm_response_status last_error() const { return last_error_; }
 
@@ -61,7 +57,6 @@ class TlmNextLevel final : public NextLevel {
   bool untimed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be);
 
   Port& port_;
-  bool waited_ = false;
   tlm::tlm_response_status last_error_ = tlm::TLM_GENERIC_ERROR_RESPONSE;
 };
 
@@ -107,7 +102,6 @@ void serve_access(Model& model, unsigned line_bytes, TlmNextLevel& next, tlm::tl
   const Tick at = to_tick(now + delay);
   Tick done = at;
   bool ok = true;
-  next.clear_waited();
   for_each_line_piece(tx.get_address(), len, line_bytes, [&](std::uint64_t a, unsigned off, unsigned n) {
     Request r = piece_request(tx, a, off, n);
     r.at = at;
@@ -116,8 +110,9 @@ void serve_access(Model& model, unsigned line_bytes, TlmNextLevel& next, tlm::tl
     done = std::max(done, o.done);
   });
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next.last_error());
-  // Targets that wait inside b_transport advance the time stamp; the delay is relative to it.
-  const Tick after = next.waited() ? to_tick(current_time()) : to_tick(now);
+  // A next level may wait inside b_transport for its access (an approximately-timed model behind
+  // a simple socket): the delay is relative to the time stamp after the call.
+  const Tick after = to_tick(current_time());
   delay = done > after ? to_time(done - after) : sc_core::SC_ZERO_TIME;
 }
 
@@ -135,4 +130,4 @@ unsigned int serve_debug(Model& model, unsigned line_bytes, tlm::tlm_generic_pay
   return ok ? len : 0;
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

@@ -1,17 +1,17 @@
-// What the project's cache models share (an L2 bank here, a core's L1 in modules/l1): tags and
+// What the project's cache models share (an L2 bank, a core's L1): tags and
 // line data, MSHRs, the access port, and the first timing steps of an access and of a miss.
 // Plain C++; inline, as every access goes through it.
 #pragma once
 
 #include <cstdint>
 
-#include "bank_stats.hpp"
-#include "mshr_file.hpp"
-#include "port_calendar.hpp"
-#include "tag_array.hpp"
-#include "tick.hpp"
+#include "par/cachekit/cache_counters.hpp"
+#include "par/cachekit/mshr_file.hpp"
+#include "par/cachekit/port_calendar.hpp"
+#include "par/cachekit/tag_array.hpp"
+#include "par/cachekit/tick.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 class CacheCore {
  public:
@@ -75,4 +75,4 @@ class CacheCore {
   CacheCounters& counters;
 };
 
-}  // namespace par::l2
+}  // namespace par::cachekit

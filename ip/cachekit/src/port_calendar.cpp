@@ -1,8 +1,8 @@
-#include "port_calendar.hpp"
+#include "par/cachekit/port_calendar.hpp"
 
 #include <algorithm>
 
-namespace par::l2 {
+namespace par::cachekit {
 
 PortCalendar::PortCalendar(Tick period) : period_(period), per_slot_(period), bits_(kWindow / 64, 0) {}
 
@@ -50,4 +50,4 @@ Tick PortCalendar::reserve(Tick t) {
   return std::max(t, slot * period_);
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

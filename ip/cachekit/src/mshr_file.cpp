@@ -1,9 +1,9 @@
-#include "mshr_file.hpp"
+#include "par/cachekit/mshr_file.hpp"
 
 #include <algorithm>
 #include <cassert>
 
-namespace par::l2 {
+namespace par::cachekit {
 
 Tick MshrFile::free_at(Tick t) const {
   Tick earliest = entries_.front().ready;
@@ -36,4 +36,4 @@ bool MshrFile::in_flight(std::uint64_t line, Tick t) const {
                      [&](const Entry& e) { return e.line == line && e.ready > t; });
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

@@ -1,11 +1,13 @@
-// What the host runtime needs from the processor it runs on: timed transactions on the master's
-// bus and a local clock. MasterCore (modules/master_core) implements it over its TLM initiator
-// socket; the runtime's unit tests implement it with a fake memory.
+// What software running on the master core sees of the processor: timed transactions on its bus,
+// its interrupt input and a local clock. MasterCore implements it over its TLM initiator socket and
+// its `irq` input; the host runtime (sw/runtime) is written against it, and its unit tests
+// implement it with a fake memory.
 //
 // Time model (loosely timed, quantum style): the host thread keeps a local time now() that may
 // run ahead of the SystemC time. compute() only advances it; transact() issues one transaction
 // at a chosen local time without moving now(), so the caller can have several transactions in
-// flight (a copy); wait_until() moves now() forward and lets the rest of the simulation catch up.
+// flight (a copy); wait_until() and wait_interrupt() move now() forward and let the rest of the
+// simulation catch up.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +15,9 @@
 
 #include <systemc>
 
-namespace par::runtime {
+#include "par/sckit/interrupt.hpp"
+
+namespace par::master {
 
 struct AccessResult {
   bool ok = true;
@@ -37,6 +41,9 @@ class HostPort {
   // (write) or filled (read) before the call returns. Does not move now().
   virtual AccessResult transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
                                 const sc_core::sc_time& issue) = 0;
+  // The CPU sleeps until an interrupt message has arrived (at or after now()) and returns the
+  // oldest one; now() becomes max(now(), its arrival).
+  virtual sckit::Interrupt wait_interrupt() = 0;
 };
 
-}  // namespace par::runtime
+}  // namespace par::master

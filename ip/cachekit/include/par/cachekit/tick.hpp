@@ -1,10 +1,10 @@
-// Time inside the plain (SystemC-free) L2 model: an absolute count of SystemC time-resolution
+// Time inside the plain (SystemC-free) cache models: an absolute count of SystemC time-resolution
 // units (sc_time::value()), so conversions to and from sc_time are exact.
 #pragma once
 
 #include <cstdint>
 
-namespace par::l2 {
+namespace par::cachekit {
 
 using Tick = std::uint64_t;
 
@@ -32,4 +32,4 @@ class TickDivider {
 inline std::uint64_t cycles_ceil(Tick t, Tick period) { return (t + period - 1) / period; }
 inline std::uint64_t cycles_ceil(Tick t, const TickDivider& period) { return period(t + period.divisor() - 1); }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

@@ -1,4 +1,4 @@
-// Tags, LRU state and line data of one set-associative L2 bank. Plain C++.
+// Tags, LRU state and line data of one set-associative cache. Plain C++.
 //
 // A way also records when its data is (or will be) present: `ready` is the completion time of the
 // fill that brought the line in. A line whose fill completes after a request's time is in flight
@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tick.hpp"
+#include "par/cachekit/tick.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 struct Way {
   std::uint64_t line = 0;  // full line number (address / line bytes): unambiguous tag
@@ -79,4 +79,4 @@ class TagArray {
   std::vector<std::uint8_t> data_;
 };
 
-}  // namespace par::l2
+}  // namespace par::cachekit

@@ -1,4 +1,4 @@
-// The access port of one L2 bank: one new access per cycle, as a calendar of reserved cycle
+// The access port of one cache (an L2 bank, an L1): one new access per cycle, as a calendar of reserved cycle
 // slots. Plain C++.
 //
 // An access arriving at time t takes the first free slot at or after the cycle that contains t
@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tick.hpp"
+#include "par/cachekit/tick.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 class PortCalendar {
  public:
@@ -42,4 +42,4 @@ class PortCalendar {
   std::size_t reserved_ = 0;
 };
 
-}  // namespace par::l2
+}  // namespace par::cachekit

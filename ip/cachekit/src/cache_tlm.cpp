@@ -1,6 +1,6 @@
-#include "cache_tlm.hpp"
+#include "par/cachekit/cache_tlm.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 namespace {
 
@@ -27,7 +27,6 @@ bool TlmNextLevel::timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t*
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time begin = to_time(start);
   sc_core::sc_time delay = begin > now ? begin - now : sc_core::SC_ZERO_TIME;
-  waited_ = true;  // the time stamp may have advanced
   port_->b_transport(p, delay);
   done = to_tick(sc_core::sc_time_stamp() + delay);
   if (p.is_response_ok()) return true;
@@ -59,4 +58,4 @@ bool TlmNextLevel::write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned le
   return untimed(tlm::TLM_WRITE_COMMAND, addr, data, len, be);
 }
 
-}  // namespace par::l2
+}  // namespace par::cachekit

@@ -1,4 +1,4 @@
-// Miss status holding registers of one L2 bank, as reservations: an entry is busy from the miss
+// Miss status holding registers of one cache, as reservations: an entry is busy from the miss
 // that allocates it until its line fill completes. Plain C++.
 //
 // Secondary misses do not need an entry: the line's tag is installed when the primary miss is
@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "tick.hpp"
+#include "par/cachekit/tick.hpp"
 
-namespace par::l2 {
+namespace par::cachekit {
 
 class MshrFile {
  public:
@@ -38,4 +38,4 @@ class MshrFile {
   std::vector<Entry> entries_;
 };
 
-}  // namespace par::l2
+}  // namespace par::cachekit
