@@ -52,4 +52,7 @@ std::string write_output_dir(const std::string& dir, const PlatformStats& stats,
 // A hex dump (16 bytes a line) for the terminal.
 void write_hex(std::ostream& os, const MemoryDump& dump);
 
+// Final registers, one block per thread (registers.txt, or the terminal without --out).
+void write_registers(std::ostream& os, const std::vector<core::ThreadRegisters>& registers);
+
 }  // namespace par::platform

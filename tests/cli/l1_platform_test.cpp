@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(L1, L1RbGs,
                          ::testing::Values("--config " + config_file("device-dram.ini"),
                                            "--config " + config_file("xd1000.ini")),
                          [](const ::testing::TestParamInfo<std::string>& p) {
-                           return std::string(contains(p.param, "xd1000") ? "InHostMemory" : "InDeviceDram");
+                           return std::string(contains(p.param, "xd1000.ini") ? "InHostMemory" : "InDeviceDram");
                          });
 
 TEST(L1Errors, BadConfigurationsAreRefusedWithOneMessageEach) {

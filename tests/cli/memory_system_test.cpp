@@ -136,6 +136,17 @@ TEST(MemorySystem, StatisticsOfEveryModuleInReportAndJson) {
   EXPECT_GT(s["dram"]["reads"]["value"].get<std::int64_t>(), 0);
 }
 
+// A local window smaller than the accesses (1..7 bytes) holds none of them: every access goes to
+// global memory, with the same results.
+TEST(MemorySystem, LocalWindowSmallerThanAnAccessSendsEverythingToGlobalMemory) {
+  const KernelInfo& k = par::kernels::kernel("sva");
+  const std::string dir = temp_dir("memsys_tiny_window");
+  const std::string global = output_of(k, kGlobal, dir + "/global");
+  ASSERT_EQ(global.size(), k.output_bytes());
+  for (const char* size : {"1", "4", "7"})
+    EXPECT_EQ(output_of(k, kGlobal + " --core.local_mem_size " + size, dir + "/window" + size), global) << size;
+}
+
 TEST(MemorySystem, GlobalAccessOutsideEveryRegionIsAnAddressError) {
   const std::string dir = temp_dir("unmapped_global");
   const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 4\n.I1 0x7FFFFFF000\n.CODE\n"

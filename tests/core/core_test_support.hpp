@@ -3,12 +3,30 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "par/isa/assembler.hpp"
 #include "program_runner.hpp"
 
 namespace par::core::testing {
+
+// The text of a program of the ISA tests (tests/isa/programs).
+inline std::string read_program(const std::string& name) {
+  std::ifstream f(std::string(PARSYS_SOURCE_DIR) + "/tests/isa/programs/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A core shape and run mode a program is run in.
+struct Shape {
+  int lanes, threads_per_lane;
+  RunMode mode;
+};
 
 // A stall counter of the core's statistics.
 inline std::int64_t stall(const CoreStats& s, StallCause c) { return s.stalls[static_cast<std::size_t>(c)]; }

@@ -78,7 +78,7 @@ class TempDirTest(unittest.TestCase):
             json.dump({"columns": {"bytes": {"unit": "bytes", "label": "working set"},
                                    "cycles_per_load": {"unit": "cycles", "label": "load-to-use latency"},
                                    "ns_per_load": {"unit": "ns", "label": "load-to-use latency"},
-                                   "dram_latency_ns": {"unit": "ns", "label": "mean DRAM latency"}}}, f)
+                                   "dram_latency_ns": {"unit": "ns", "label": "mean memory read latency"}}}, f)
         return csv_path
 
 
@@ -253,7 +253,7 @@ class MemLatencyChart(TempDirTest):
         with open(os.path.join(out, "mem-latency.units.json")) as f:
             units = json.load(f)["columns"]
         self.assertEqual(units["cycles_per_load"], {"unit": "cycles", "label": "load-to-use latency"})
-        self.assertEqual(units["dram_latency_ns"], {"unit": "ns", "label": "mean DRAM latency"})
+        self.assertEqual(units["dram_latency_ns"], {"unit": "ns", "label": "mean memory read latency"})
         texts = svg_texts(os.path.join(out, "mem-latency.svg"))
         self.assertEqual(texts.count("working set"), 1)
         self.assertIn("load-to-use latency [cycles]", texts)

@@ -84,5 +84,30 @@ TEST(Platform, RejectsImpossibleConfiguration) {
   });
 }
 
+// SystemC's reports (such as W571) go to stderr, one line each, never to standard output, where
+// the run's report goes; quiet (-q) leaves out warnings and infos.
+TEST(Platform, SystemCReportsGoToStderrAndQuietLeavesOutWarnings) {
+  par::testing::run_isolated([] {
+    install_report_handler(false);
+    ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
+    SC_REPORT_WARNING("/parsys/test", "something odd");
+    SC_REPORT_INFO("/parsys/test", "for your information");
+    std::string out = ::testing::internal::GetCapturedStdout();
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "parsys: SystemC warning: /parsys/test: something odd\n"
+                   "parsys: SystemC info: /parsys/test: for your information\n");
+    install_report_handler(true);
+    ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
+    SC_REPORT_WARNING("/parsys/test", "something odd");
+    out = ::testing::internal::GetCapturedStdout();
+    err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "");
+  });
+}
+
 }  // namespace
 }  // namespace par::platform

@@ -103,11 +103,9 @@ TEST(DispatchLogic, StaticPacketsRunStrictlyInOrder) {
   expect_complete(d, 1);
   expect_nothing(d);  // ... until its completion has been signalled
   EXPECT_EQ(d.completed(), 0u);
-  EXPECT_FALSE(d.finished_through(1));
   d.finish(1);
   EXPECT_EQ(d.completed(), 1u);
-  EXPECT_TRUE(d.finished_through(1));
-  EXPECT_FALSE(d.finished_through(2));
+  EXPECT_EQ(d.outstanding(), 1u);
   expect_launch(d, 2, {0, 0, 4});
   expect_launch(d, 2, {1, 4, 3});
   EXPECT_EQ(d.queued(), 0u);
@@ -120,7 +118,7 @@ TEST(DispatchLogic, StaticPacketsRunStrictlyInOrder) {
   EXPECT_EQ(d.submitted(), 2u);
   EXPECT_EQ(d.completed(), 2u);
   EXPECT_FALSE(d.error());
-  EXPECT_TRUE(d.finished_through(2));
+  EXPECT_EQ(d.outstanding(), 0u);
 }
 
 TEST(DispatchLogic, StaticShareWaitsForItsOwnCore) {
@@ -245,7 +243,6 @@ TEST(DispatchLogic, FailedShareFailsPacketAndLaterPacketsStillRun) {
   EXPECT_TRUE(d.error());
   EXPECT_EQ(d.failed_seq(), 1u);
   EXPECT_EQ(d.completed(), 1u);
-  EXPECT_TRUE(d.failed_through(1));
   EXPECT_EQ(d.status(), kStatusBusy | kStatusError);
   expect_launch(d, 2, {0, 0, 2});
   expect_launch(d, 2, {1, 2, 2});
@@ -255,11 +252,31 @@ TEST(DispatchLogic, FailedShareFailsPacketAndLaterPacketsStillRun) {
   EXPECT_FALSE(d.packet_failed(2));
   d.finish(2);
   EXPECT_EQ(d.failed_seq(), 1u);  // sticky
-  EXPECT_TRUE(d.failed_through(2));
   d.clear_error();
   EXPECT_EQ(d.failed_seq(), 0u);
   EXPECT_EQ(d.status(), 0u);
-  EXPECT_FALSE(d.failed_through(2));
+}
+
+TEST(DispatchLogic, AFailureCanBeShownBeforeThePacketFinishes) {
+  DispatchLogic d(dispatch_config(Policy::Static), 1);
+  d.submit(packet(1));
+  d.submit(packet(1));
+  expect_launch(d, 1, {0, 0, 1});
+  d.share_done(1, 0, false);
+  expect_complete(d, 1);
+  d.publish_failure(1);  // e.g. while its completion flag is being written
+  EXPECT_EQ(d.failed_seq(), 1u);
+  EXPECT_EQ(d.status(), kStatusBusy | kStatusError);
+  EXPECT_EQ(d.completed(), 0u);
+  d.finish(1);
+  EXPECT_EQ(d.failed_seq(), 1u);
+  expect_launch(d, 2, {0, 0, 1});
+  d.share_done(2, 0, true);
+  expect_complete(d, 2);
+  d.publish_failure(2);  // nothing to show
+  d.finish(2);
+  d.clear_error();
+  EXPECT_EQ(d.failed_seq(), 0u);
 }
 
 TEST(DispatchLogic, FailureDropsTheChunksNotYetLaunched) {
@@ -283,7 +300,7 @@ TEST(DispatchLogic, FlagFailureMarksThePacketFailed) {
   EXPECT_EQ(d.failed_seq(), 1u);
 }
 
-TEST(DispatchLogic, OutOfOrderFinishKeepsWaitConditionInOrder) {
+TEST(DispatchLogic, OutOfOrderFinishCountsAndKeepsTheLowestFailure) {
   DispatchLogic d(dispatch_config(Policy::Static, true), 2);
   d.submit(packet(2));  // threads 0 on core 0, 1 on core 1
   d.submit(packet(1));  // thread 0 on core 0
@@ -296,17 +313,14 @@ TEST(DispatchLogic, OutOfOrderFinishKeepsWaitConditionInOrder) {
   expect_complete(d, 2);  // packet 2 completes before packet 1
   d.finish(2);
   EXPECT_EQ(d.completed(), 1u);
-  EXPECT_FALSE(d.finished_through(1));
-  EXPECT_FALSE(d.finished_through(2));
+  EXPECT_EQ(d.outstanding(), 2u);
   EXPECT_EQ(d.failed_seq(), 2u);
-  EXPECT_FALSE(d.failed_through(1));
-  EXPECT_TRUE(d.failed_through(2));
   expect_launch(d, 3, {0, 0, 1});
   d.share_done(1, 1, false);
   expect_complete(d, 1);
   d.finish(1);
-  EXPECT_TRUE(d.finished_through(2));
-  EXPECT_FALSE(d.finished_through(3));
+  EXPECT_EQ(d.completed(), 2u);
+  EXPECT_EQ(d.outstanding(), 1u);
   EXPECT_EQ(d.failed_seq(), 1u);  // the lowest failed sequence number
 }
 
