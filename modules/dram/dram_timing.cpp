@@ -117,25 +117,25 @@ Tick TimingEngine::data_spacing(const Burst& a, Tick a_start, unsigned b_rank, u
 Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // An entry is held from its burst's admission until its data completes, and only then: a burst
   // called earlier but arriving later (a posted write handed over ahead of its arrival) does not
-  // occupy the queue before it arrives.
+  // occupy the queue before it arrives. Every entry is admitted before it ends, so the number held
+  // at t is (admissions <= t) - (ends <= t). The request is admitted at the first t >= arrival,
+  // among arrival and the ends after it, where fewer than queue_depth are held: one sweep over
+  // both sorted lists, linear in the queue even when many requests are called far ahead.
   Tick t = arrival;
-  for (;;) {
-    const auto it = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
-    // Entries ending after t, in order of their ends; the fast case needs no look at them.
-    if (static_cast<std::size_t>(ch.queue.end() - it) < p_.queue_depth) return t;
-    std::size_t held = 0;
-    for (auto e = it; e != ch.queue.end(); ++e) held += e->admitted <= t;
-    if (held < p_.queue_depth) return t;
-    // Wait until enough of the entries held at t have completed; entries admitted in the
-    // meantime may still hold it up (next round).
-    std::size_t to_free = held - p_.queue_depth + 1;
-    for (auto e = it;; ++e) {
-      if (e->admitted <= t && --to_free == 0) {
-        t = e->end;
-        break;
-      }
-    }
+  auto end = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
+  // Entries ending after t bound the number held; the fast case needs no look at them.
+  if (static_cast<std::size_t>(ch.queue.end() - end) < p_.queue_depth) return t;
+  auto adm = std::upper_bound(ch.admissions.begin(), ch.admissions.end(), t);
+  auto held = [&] {
+    return static_cast<std::size_t>(adm - ch.admissions.begin()) -
+           static_cast<std::size_t>(end - ch.queue.begin());
+  };
+  while (held() >= p_.queue_depth) {
+    t = end->end;  // a held entry ends after t, so there is one
+    while (end != ch.queue.end() && end->end <= t) ++end;
+    while (adm != ch.admissions.end() && *adm <= t) ++adm;
   }
+  return t;
 }
 
 // --- searches ---------------------------------------------------------------------------------
@@ -336,6 +336,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     }
     ch.queue.insert(std::upper_bound(ch.queue.begin(), ch.queue.end(), r.data_end, Channel::Entry::ends_after),
                     Channel::Entry{r.data_end, r.admitted});
+    ch.admissions.insert(std::upper_bound(ch.admissions.begin(), ch.admissions.end(), r.admitted), r.admitted);
     return r;
   };
 
@@ -415,8 +416,10 @@ void TimingEngine::retire(Tick now) {
     auto before_h = [h](const auto& e) { return e.first < h; };
     ch.commands.erase_front_while(before_h);
     ch.data.erase_front_while([h](const auto& e) { return e.second.end < h; });
-    ch.queue.erase(ch.queue.begin(),
-                   std::upper_bound(ch.queue.begin(), ch.queue.end(), now, Channel::Entry::ends_after));
+    const auto retired = std::upper_bound(ch.queue.begin(), ch.queue.end(), now, Channel::Entry::ends_after);
+    for (auto e = ch.queue.begin(); e != retired; ++e)
+      ch.admissions.erase(std::lower_bound(ch.admissions.begin(), ch.admissions.end(), e->admitted));
+    ch.queue.erase(ch.queue.begin(), retired);
     for (Rank& rank : ch.ranks) {
       rank.acts.erase_front_while(before_h);
       rank.reads.erase_front_while(before_h);

@@ -151,6 +151,7 @@ class TimingEngine {
       static bool ends_after(Tick t, const Entry& x) { return t < x.end; }
     };
     std::vector<Entry> queue;           // sorted by end
+    std::vector<Tick> admissions;       // the queue's admission times, sorted
     Tick last_column = -kNever;         // FCFS: column commands in call order
     Tick last_data = -kNever;           // FCFS: start of the latest data burst
     Burst last_burst{-kNever, 0, 0, Op::Read};
