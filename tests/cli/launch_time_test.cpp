@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "launch_time.hpp"
 #include "../support/parsys_cli.hpp"
@@ -15,38 +16,35 @@ using par::platform::LaunchTimes;
 
 double parts(const LaunchTimes& t) { return t.host_ns + t.link_ns + t.queueing_ns + t.device_ns + t.overlap_ns; }
 
+void expect_parts(const LaunchTimes& t, double host, double link, double queueing, double device, double overlap) {
+  EXPECT_DOUBLE_EQ(t.host_ns, host);
+  EXPECT_DOUBLE_EQ(t.link_ns, link);
+  EXPECT_DOUBLE_EQ(t.queueing_ns, queueing);
+  EXPECT_DOUBLE_EQ(t.device_ns, device);
+  EXPECT_DOUBLE_EQ(t.overlap_ns, overlap);
+  EXPECT_DOUBLE_EQ(parts(t), t.window_ns());
+}
+
 TEST(LaunchTime, HostAndLinkFillTheHostSideFirstTheRestOverlapsTheDevice) {
   // Window 0..1376: host side 0..300 and 1200..1376 (476 ns), queued 300..350, device 350..1200.
+  // Link: the host side's other 76 ns; overlap: 150 ns of link busy time, 76 of them on the host
+  // side; device: 850 less the overlap.
   const LaunchTimes t = attribute_launch(0, 1376, 300, 350, 1200, 400, 150);
-  EXPECT_DOUBLE_EQ(t.host_ns, 400);
-  EXPECT_DOUBLE_EQ(t.link_ns, 76);      // the host side's other 76 ns
-  EXPECT_DOUBLE_EQ(t.overlap_ns, 74);   // 150 ns of link busy time, 76 of them on the host side
-  EXPECT_DOUBLE_EQ(t.device_ns, 776);   // 850 less the overlap
-  EXPECT_DOUBLE_EQ(t.queueing_ns, 50);
+  expect_parts(t, 400, 76, 50, 776, 74);
   EXPECT_DOUBLE_EQ(t.device_span_ns, 850);
-  EXPECT_DOUBLE_EQ(parts(t), 1376);
+  EXPECT_DOUBLE_EQ(t.window_ns(), 1376);
 }
 
 TEST(LaunchTime, OverlapBeyondTheDeviceComesOutOfTheQueueing) {
   const LaunchTimes t = attribute_launch(100, 200, 110, 150, 170, 90, 0);  // host busy 90 ns of 100
-  EXPECT_DOUBLE_EQ(t.host_ns, 40);
-  EXPECT_DOUBLE_EQ(t.link_ns, 0);
-  EXPECT_DOUBLE_EQ(t.overlap_ns, 50);
-  EXPECT_DOUBLE_EQ(t.device_ns, 0);
-  EXPECT_DOUBLE_EQ(t.queueing_ns, 10);
-  EXPECT_DOUBLE_EQ(parts(t), 100);
+  expect_parts(t, 40, 0, 10, 0, 50);
 }
 
 TEST(LaunchTime, PhasesOutsideTheWindowAreCutAtItsEdges) {
   // Submitted (50) before the previous launch completed (100): an asynchronous launch.
   const LaunchTimes t = attribute_launch(100, 300, 50, 90, 250, 10, 500);
-  EXPECT_DOUBLE_EQ(t.queueing_ns, 0);
+  expect_parts(t, 10, 40, 0, 0, 150);
   EXPECT_DOUBLE_EQ(t.device_span_ns, 150);
-  EXPECT_DOUBLE_EQ(t.host_ns, 10);
-  EXPECT_DOUBLE_EQ(t.link_ns, 40);
-  EXPECT_DOUBLE_EQ(t.overlap_ns, 150);
-  EXPECT_DOUBLE_EQ(t.device_ns, 0);
-  EXPECT_DOUBLE_EQ(parts(t), 200);
 }
 
 void expect_launches_add_up(const std::string& args) {
@@ -85,22 +83,22 @@ TEST(LaunchTime, PartsOfEveryLaunchAddUpToItsWindowWithDataInHostMemory) {
   expect_launches_add_up(kernel_file("sva.par") + " --config " + config_file("xd1000.ini") + " --host sva-copy");
 }
 
-TEST(Report, HostProgramLogIsPrinted) {
-  const CliResult r = parsys("run " + kernel_file("sva.par") + " --config " + config_file("device-dram.ini") +
-                             " --host sva-copy");
+// A device-DRAM run of sva.par with `args`: its report contains every one of `lines`.
+void expect_report_contains(const std::string& args, const std::vector<std::string>& lines) {
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " --config " + config_file("device-dram.ini") + args);
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "  host log: sva-copy: 1280 elements, 122880 bytes copied, packet 1 submitted at ")) << r.out;
-  EXPECT_TRUE(contains(r.out, ": Z matches the C++ reference\n")) << r.out;
+  for (const std::string& l : lines) EXPECT_TRUE(contains(r.out, l)) << l << "\n" << r.out;
+}
+
+TEST(Report, HostProgramLogIsPrinted) {
+  expect_report_contains(" --host sva-copy", {"  host log: sva-copy: 1280 elements, 122880 bytes copied, packet 1 submitted at ",
+                                              ": Z matches the C++ reference\n"});
 }
 
 TEST(Report, ProtocolCheckSummaryAndDramUnits) {
-  const CliResult r = parsys("run " + kernel_file("sva.par") + " --config " + config_file("device-dram.ini") +
-                             " --check-protocol");
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_TRUE(contains(r.out, "  Protocol check             ")) << r.out;
-  EXPECT_TRUE(contains(r.out, " transport_dbg calls checked; 0 violations\n")) << r.out;
-  EXPECT_TRUE(contains(r.out, " write transactions, ")) << r.out;
-  EXPECT_TRUE(contains(r.out, " bursts (row hits/misses/conflicts ")) << r.out;
+  expect_report_contains(" --check-protocol", {"  Protocol check             ",
+                                               " transport_dbg calls checked; 0 violations\n", " write transactions, ",
+                                               " bursts (row hits/misses/conflicts "});
 }
 
 }  // namespace

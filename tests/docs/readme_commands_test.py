@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every shell command of the READMEs and docs as written, from the repository root.
 
-Usage: readme_commands_test.py BUILD_DIR [FILE.md ...]
+Usage: readme_commands_test.py BUILD_DIR [MARKDOWN_FILE ...]
 
 Commands are the lines of fenced blocks marked ```sh (or bash/shell) in README.md, docs/*.md and
 every README.md below the root; a line ending in a backslash continues on the next. Lines that

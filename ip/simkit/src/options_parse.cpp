@@ -232,15 +232,8 @@ class Parser {
         continue;
       }
       const std::string where = path + ": ";
-      Option* option = impl_.find(name);
-      if (option == nullptr) {
-        error(where + "unknown option '" + name + "'" + impl_.suggestion(name, "", false));
-        continue;
-      }
-      if (option->is_command_line_only()) {
-        error(where + "option '" + name + "' can only be given on the command line");
-        continue;
-      }
+      Option* option = file_option(where, name);
+      if (option == nullptr) continue;
       const Origin origin{Origin::Kind::File, path, 0};
       if (value.is_array()) {
         if (!OptionAccess::is_list(*option)) {
@@ -357,16 +350,21 @@ class Parser {
       error(where + name + ": " + problem);
       return;
     }
+    Option* option = file_option(where, name);
+    if (option == nullptr) return;
+    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name);
+  }
+
+  // The option a config file names, or nullptr after an error (unknown, command line only).
+  Option* file_option(const std::string& where, const std::string& name) {
     Option* option = impl_.find(name);
     if (option == nullptr) {
       error(where + "unknown option '" + name + "'" + impl_.suggestion(name, "", false));
-      return;
-    }
-    if (option->is_command_line_only()) {
+    } else if (option->is_command_line_only()) {
       error(where + "option '" + name + "' can only be given on the command line");
-      return;
+      return nullptr;
     }
-    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name);
+    return option;
   }
 
   void apply(Option& option, const std::string& text, bool quoted, int source, Origin origin,
