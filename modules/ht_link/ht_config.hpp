@@ -32,6 +32,7 @@ struct HtConfig {
   static constexpr unsigned kMaxPayloadBytes = 64;      // larger requests are split
   static constexpr unsigned kRequestControlBytes = 8;   // read and write requests
   static constexpr unsigned kResponseControlBytes = 4;  // read response, target-done
+  static constexpr unsigned kInterruptDataBytes = 4;    // an interrupt: a posted write of one doubleword
 
   unsigned width_bits = 8;          // 8 (the XD1000 IP core) or 16 (the physical link)
   double clock_mhz = 400;           // link clock, double data rate

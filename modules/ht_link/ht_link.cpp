@@ -88,6 +88,8 @@ HtLink::HtLink(sc_core::sc_module_name name, const HtConfig& cfg)
       dev_out("dev_out"),
       dev_in("dev_in"),
       host_out("host_out"),
+      dev_irq("dev_irq"),
+      host_irq("host_irq"),
       cfg_(checked(cfg)),
       stats_group_(this->name()),
       stats_(stats_group_, cfg_.core_clock_mhz),
@@ -97,6 +99,7 @@ HtLink::HtLink(sc_core::sc_module_name name, const HtConfig& cfg)
   host_in.register_transport_dbg(this, &HtLink::host_transport_dbg);
   dev_in.register_b_transport(this, &HtLink::dev_b_transport);
   dev_in.register_transport_dbg(this, &HtLink::dev_transport_dbg);
+  dev_irq.bind(irq_forwarder_);
 }
 
 void HtLink::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
@@ -153,6 +156,18 @@ void HtLink::transport(Side origin, tlm::tlm_generic_payload& tx, sc_time& delay
   const sc_time end = to_time(result.completion);
   const sc_time current = sc_core::sc_time_stamp();
   delay = end > current ? end - current : sc_core::SC_ZERO_TIME;
+}
+
+void HtLink::forward_interrupt(std::uint32_t data, const sc_time& delay) {
+  if (host_irq.size() == 0) {
+    ++stats_.d2h.errors;
+    return;
+  }
+  const sc_time stamp = sc_core::sc_time_stamp();
+  const Ps now = to_ps(stamp);
+  model_.retire(now);
+  const sc_time arrival = to_time(model_.interrupt(now + to_ps(delay)));
+  host_irq->interrupt(data, arrival > stamp ? arrival - stamp : sc_core::SC_ZERO_TIME);
 }
 
 unsigned int HtLink::host_transport_dbg(tlm::tlm_generic_payload& tx) {

@@ -66,12 +66,12 @@ Ps LinkModel::send(Direction d, PacketKind kind, unsigned control, unsigned data
 }
 
 RequestTiming LinkModel::send_request(Side origin, bool non_posted, unsigned data_bytes,
-                                      Ps arrival, bool write) {
+                                      Ps arrival, PacketKind kind) {
   OutstandingLimiter& limiter = limiters_[index(origin)];
   DirectionStats& st = stats_.of(sent_by(origin));
   RequestTiming t;
   t.arrival = arrival;
-  t.write = write;
+  t.write = kind != PacketKind::Read;
   t.entry = limiter.admit(arrival);
   if (t.entry > arrival) ++st.wait_queue_stalls;
   t.start = t.entry;
@@ -84,8 +84,7 @@ RequestTiming LinkModel::send_request(Side origin, bool non_posted, unsigned dat
   if (t.start > arrival) st.wait_ns += ps_to_ns(t.start - arrival);
   const Side target = other(origin);
   t.ready = stage_end(origin, t.start + tx_ps(origin));
-  t.sent = send(sent_by(origin), write ? PacketKind::Write : PacketKind::Read,
-                HtConfig::kRequestControlBytes, data_bytes, t.ready);
+  t.sent = send(sent_by(origin), kind, HtConfig::kRequestControlBytes, data_bytes, t.ready);
   t.delivered = stage_end(target, t.sent + rx_ps(target));
   return t;
 }
@@ -103,6 +102,14 @@ ResponseTiming LinkModel::send_response(Side origin, const RequestTiming& reques
   return t;
 }
 
+Ps LinkModel::interrupt(Ps arrival) {
+  const RequestTiming r =
+      send_request(Side::Device, false, HtConfig::kInterruptDataBytes, arrival, PacketKind::Interrupt);
+  ++stats_.of(Direction::DeviceToHost).interrupts;
+  stats_.reach(r.delivered);
+  return r.delivered;
+}
+
 AccessResult LinkModel::transfer(const Access& access, FarSide& far) {
   const bool non_posted = access.kind != AccessKind::PostedWrite;
   const bool write = access.kind != AccessKind::Read;
@@ -114,8 +121,8 @@ AccessResult LinkModel::transfer(const Access& access, FarSide& far) {
       while (!limiters_[index(access.origin)].has_free_slot())
         arrival = std::max(arrival, far.wait_for_slot());
     }
-    const RequestTiming request =
-        send_request(access.origin, non_posted, write ? packet.length : 0, arrival, write);
+    const RequestTiming request = send_request(access.origin, non_posted, write ? packet.length : 0, arrival,
+                                               write ? PacketKind::Write : PacketKind::Read);
     const FarSide::Done done = far.deliver(packet, request.delivered);
     result.ok = result.ok && done.ok;
     const Ps target_done = std::max(done.at, request.delivered);

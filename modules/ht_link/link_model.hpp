@@ -50,8 +50,9 @@ class FarSide {
   };
   virtual Done deliver(const Packet& packet, Ps at) = 0;
   // Called only when every outstanding slot of the origin belongs to an access whose far side has
-  // not returned yet (a target that blocks in b_transport): blocks until one returns; returns the
-  // current time.
+  // not returned yet: a target that waits inside b_transport for its own access (an
+  // approximately-timed model behind a simple socket) while other processes call the link. Blocks
+  // until one returns; returns the current time.
   virtual Ps wait_for_slot() = 0;
 };
 
@@ -92,14 +93,17 @@ class LinkModel {
 
   // The whole access, packet by packet.
   AccessResult transfer(const Access& access, FarSide& far);
+  // An interrupt raised on the device side at `arrival`: HyperTransport carries it as a posted
+  // write request of kInterruptDataBytes to the host. Returns when the host side receives it.
+  Ps interrupt(Ps arrival);
 
   // The two halves of one packet's journey (used by transfer(); public for tests).
-  // `write` only names the packets in a trace; the four-argument form takes a request with data
+  // `kind` only names the packets in a trace; the four-argument form takes a request with data
   // for a write.
   RequestTiming send_request(Side origin, bool non_posted, unsigned data_bytes, Ps arrival,
-                             bool write);
+                             PacketKind kind);
   RequestTiming send_request(Side origin, bool non_posted, unsigned data_bytes, Ps arrival) {
-    return send_request(origin, non_posted, data_bytes, arrival, data_bytes > 0);
+    return send_request(origin, non_posted, data_bytes, arrival, data_bytes > 0 ? PacketKind::Write : PacketKind::Read);
   }
   ResponseTiming send_response(Side origin, const RequestTiming& request, unsigned data_bytes,
                                Ps target_done);

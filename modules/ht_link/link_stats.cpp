@@ -32,6 +32,8 @@ DirectionStats::DirectionStats(simkit::StatGroup& g, double core_clock_mhz)
                               "Posted writes originated by this direction's sender")),
       nonposted_writes(g.counter("nonposted_writes", "transactions",
                                  "Non-posted writes originated by this direction's sender")),
+      interrupts(g.counter("interrupts", "messages",
+                           "Interrupt messages sent by this direction's sender (posted, 4 data bytes)")),
       outstanding_stalls(g.counter("outstanding_stalls", "requests",
                                    "Non-posted requests that waited for an outstanding slot")),
       wait_queue_stalls(g.counter("wait_queue_stalls", "requests",

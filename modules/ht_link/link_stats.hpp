@@ -23,6 +23,7 @@ struct DirectionStats {
   simkit::Counter& reads;
   simkit::Counter& posted_writes;
   simkit::Counter& nonposted_writes;
+  simkit::Counter& interrupts;
   simkit::Counter& outstanding_stalls;
   simkit::Counter& wait_queue_stalls;
   simkit::Real& wait_ns;

@@ -11,6 +11,7 @@ const char* name_of(PacketKind k) {
     case PacketKind::Write: return "write";
     case PacketKind::ReadResponse: return "read_resp";
     case PacketKind::WriteResponse: return "write_resp";
+    case PacketKind::Interrupt: return "interrupt";
   }
   return "?";
 }
@@ -26,7 +27,7 @@ LinkTrace::LinkTrace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
   if (timeline != nullptr) {
     category_ = timeline->category("link");
     for (PacketKind k : {PacketKind::Read, PacketKind::Write, PacketKind::ReadResponse,
-                         PacketKind::WriteResponse})
+                         PacketKind::WriteResponse, PacketKind::Interrupt})
       names_[static_cast<std::size_t>(k)] = timeline->name(name_of(k));
     queue_name_ = timeline->name("queue");
   }

@@ -17,7 +17,7 @@
 namespace par::ht {
 
 // What a packet carries (the event name).
-enum class PacketKind { Read, Write, ReadResponse, WriteResponse };
+enum class PacketKind { Read, Write, ReadResponse, WriteResponse, Interrupt };
 const char* name_of(PacketKind k);
 
 class LinkTrace {
@@ -45,7 +45,7 @@ class LinkTrace {
 
   std::array<Channel, 2> channels_;
   trace::CategoryId category_;
-  std::array<trace::NameId, 4> names_;
+  std::array<trace::NameId, 5> names_;
   trace::NameId queue_name_;
 };
 

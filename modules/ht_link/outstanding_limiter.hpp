@@ -7,7 +7,9 @@
 // those before it, so a request beyond the limit waits for the completion of the oldest one in
 // flight. Between acquire() and release() a slot's free time is unknown (the access is still at
 // the far side); such a slot is never handed out, and has_free_slot() is false when every slot is
-// in that state, which only happens when a far-side target blocks inside b_transport.
+// in that state, which only happens when far-side targets wait inside b_transport for their own
+// access (an approximately-timed model behind a simple socket) while more processes call than
+// there are slots.
 //
 // The wait queue: with a bound Q, a request (posted or not) that arrives while Q requests wait for
 // a slot is accepted only when the oldest of them leaves the queue; the side's request interface

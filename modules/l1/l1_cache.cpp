@@ -11,41 +11,45 @@ L1Cache::L1Cache(sc_core::sc_module_name name, const L1Config& cfg, sc_time cloc
     : sc_module(name),
       in("in"),
       out("out"),
-      ctrl_in("ctrl_in"),
-      ctrl_out("ctrl_out"),
+      core_done("core_done"),
+      done("done"),
       next_(out),
       stats_group_(parent_stats != nullptr ? basename() : this->name()),
       stats_(stats_group_) {
   if (parent_stats != nullptr) parent_stats->attach(stats_group_);
-  model_ = std::make_unique<L1Model>(checked(cfg), l2::to_tick(clock_period), next_, stats_);
+  model_ = std::make_unique<L1Model>(checked(cfg), cachekit::to_tick(clock_period), next_, stats_);
   in.register_b_transport(this, &L1Cache::b_transport);
   in.register_transport_dbg(this, &L1Cache::transport_dbg);
-  ctrl_in.register_b_transport(this, &L1Cache::ctrl_transport);
-  ctrl_in.register_transport_dbg(this, &L1Cache::ctrl_dbg);
+  SC_HAS_PROCESS(L1Cache);
+  SC_THREAD(completion_thread);
 }
 
 void L1Cache::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  l2::serve_access(*model_, model_->line_bytes(), next_, tx, delay);
+  cachekit::serve_access(*model_, model_->line_bytes(), next_, tx, delay);
 }
 
 unsigned int L1Cache::transport_dbg(tlm::tlm_generic_payload& tx) {
-  return l2::serve_debug(*model_, model_->line_bytes(), tx);
+  return cachekit::serve_debug(*model_, model_->line_bytes(), tx);
 }
 
 sc_time L1Cache::flush_timed(const sc_time& at, bool invalidate) {
-  return l2::to_time(model_->flush(l2::to_tick(at), invalidate));
+  return cachekit::to_time(model_->flush(cachekit::to_tick(at), invalidate));
 }
 
-void L1Cache::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  ctrl_out->b_transport(tx, delay);
-  if (!tx.is_write()) return;  // a status read
-  // The core's share has ended: its results go to memory and nothing stays for the next share.
-  const sc_time end = flush_timed(sc_core::sc_time_stamp() + delay, true);
-  const sc_time now = sc_core::sc_time_stamp();  // a target that waits may have moved it
-  delay = end > now ? end - now : sc_core::SC_ZERO_TIME;
+void L1Cache::completion_thread() {
+  for (;;) {
+    sc_core::wait(core_done.value_changed_event());
+    if (!core_done.read()) {  // a share started
+      done.write(false);
+      continue;
+    }
+    // The core's share has ended: its results go to memory and nothing stays for the next share.
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time end = flush_timed(now, true);
+    if (end > now) sc_core::wait(end - now);
+    done.write(true);
+  }
 }
-
-unsigned int L1Cache::ctrl_dbg(tlm::tlm_generic_payload& tx) { return ctrl_out->transport_dbg(tx); }
 
 L1Caches::L1Caches(sc_core::sc_module_name name, const L1Config& cfg, unsigned cores, sc_time clock_period)
     : sc_module(name), stats_(this->name()) {

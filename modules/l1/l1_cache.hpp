@@ -3,13 +3,13 @@
 // the model.
 //
 //   core.mem --> in   [L1Model]   out --> device interconnect
-//   scheduler.cores[i] --> ctrl_in ==(unchanged)==> ctrl_out --> core.ctrl
+//   core.irq --> core_done   ==(after the flush)==>   done --> scheduler.core_irq[i]
 //
-// `in` never waits (loosely timed by reservation, like the L2). The control path passes every
-// transaction to the core unchanged; when a write to the core (a launch, which returns when the
-// core's share of the packet is done) comes back, the L1 writes back its dirty bytes and drops
-// every line, and the launch completes when the last writeback does. So between shares the L1 is
-// empty, memory holds every result, and a core never keeps a stale copy of data that the host or
+// `in` never waits (loosely timed by reservation, like the L2). The core's completion line passes
+// through the L1: when it rises (the core's share of a packet is done), the L1 writes back its
+// dirty bytes and drops every line, and raises `done` when the last writeback completes; a fall
+// passes at once. So between shares the L1 is empty, memory holds every result before the
+// scheduler sees the share end, and a core never keeps a stale copy of data that the host or
 // another core wrote in the meantime.
 #pragma once
 
@@ -21,7 +21,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "cache_tlm.hpp"
+#include "par/cachekit/cache_tlm.hpp"
 #include "l1_config.hpp"
 #include "l1_model.hpp"
 #include "l1_stats.hpp"
@@ -33,8 +33,8 @@ class L1Cache : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<L1Cache> in;           // the core's `mem`
   tlm_utils::simple_initiator_socket<L1Cache> out;       // fills, writebacks, write-throughs
-  tlm_utils::simple_target_socket<L1Cache> ctrl_in;      // launches of the core (scheduler)
-  tlm_utils::simple_initiator_socket<L1Cache> ctrl_out;  // the core's `ctrl`
+  sc_core::sc_in<bool> core_done;                       // the core's completion line (ParCore::irq)
+  sc_core::sc_out<bool> done;                           // to the scheduler: core_done, after the flush
 
   // `cfg` must be valid (throws std::invalid_argument otherwise); `clock_period` is the core's.
   // With `parent_stats` the group is named after the basename and attached there.
@@ -51,10 +51,9 @@ class L1Cache : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
-  void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
-  unsigned int ctrl_dbg(tlm::tlm_generic_payload& tx);
+  void completion_thread();
 
-  l2::TlmNextLevel next_;
+  cachekit::TlmNextLevel next_;
   simkit::StatGroup stats_group_;
   L1Stats stats_;
   std::unique_ptr<L1Model> model_;

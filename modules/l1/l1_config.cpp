@@ -1,6 +1,6 @@
 #include "l1_config.hpp"
 
-#include "l2_config.hpp"
+#include "par/cachekit/config_checks.hpp"
 #include "par/simkit/options.hpp"
 
 namespace par::l1 {
@@ -11,7 +11,7 @@ namespace {
 
 bool require_range(std::vector<std::string>& e, const char* name, std::uint64_t value, std::uint64_t lo,
                    std::uint64_t hi) {
-  return l2::require_range(e, std::string("l1.") + name, value, lo, hi);
+  return cachekit::require_range(e, std::string("l1.") + name, value, lo, hi);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ std::vector<std::string> L1Config::validate() const {
 }
 
 const L1Config& checked(const L1Config& cfg) {
-  l2::throw_if_invalid(cfg.validate(), "L1");
+  cachekit::throw_if_invalid(cfg.validate(), "L1");
   return cfg;
 }
 

@@ -6,7 +6,7 @@
 
 namespace par::l1 {
 
-L1Model::L1Model(const L1Config& cfg, Tick period, l2::NextLevel& next, L1Stats& stats)
+L1Model::L1Model(const L1Config& cfg, Tick period, cachekit::NextLevel& next, L1Stats& stats)
     : cfg_(cfg),
       hit_(std::max<Tick>(period, 1) * cfg.hit_latency),
       miss_(std::max<Tick>(period, 1) * cfg.miss_cycles),
@@ -22,7 +22,7 @@ L1Model::L1Model(const L1Config& cfg, Tick period, l2::NextLevel& next, L1Stats&
       fill_buf_(cfg.line_bytes) {}
 
 bool L1Model::forward_write(const Request& r, Tick at, Tick& done) {
-  std::vector<std::uint8_t> be = l2::piece_enables(r);
+  std::vector<std::uint8_t> be = cachekit::piece_enables(r);
   return next_.write(r.addr, r.data, r.len, be.empty() ? nullptr : be.data(), at, done);
 }
 
@@ -51,8 +51,8 @@ Outcome L1Model::access(const Request& r) {
   const std::uint64_t set = set_of(line);
   Outcome out;
   const int w = tags_.find(set, line);
-  if (w != l2::TagArray::kNone) {
-    const l2::Way& x = tags_.at(set, w);
+  if (w != cachekit::TagArray::kNone) {
+    const cachekit::Way& x = tags_.at(set, w);
     if (x.ready > start) {  // its fill is still in flight
       ++stats_.mshr_merges;
       out.done = std::max(x.ready + refill_, start + hit_);
@@ -80,7 +80,7 @@ Outcome L1Model::miss(const Request& r, std::uint64_t set, std::uint64_t line, T
   }
   const bool validate = r.write && cfg_.write_validate && r.len == cfg_.line_bytes && r.be.all(r.len);
   const int v = core_.place_miss(set, start, !validate);
-  l2::Way& victim = tags_.at(set, v);
+  cachekit::Way& victim = tags_.at(set, v);
   const Tick leave = start + miss_;
   Tick ready = start;
   const std::uint64_t base = line << line_shift_;
@@ -111,7 +111,7 @@ Outcome L1Model::miss(const Request& r, std::uint64_t set, std::uint64_t line, T
 }
 
 Tick L1Model::write_back(std::size_t i, Tick at, bool timed) {
-  l2::Way& x = tags_.way_at(i);
+  cachekit::Way& x = tags_.way_at(i);
   std::uint8_t* dirty = dirty_of(i);
   std::uint8_t* data = tags_.data_at(i);
   const std::uint64_t base = x.line << line_shift_;
@@ -143,7 +143,7 @@ bool L1Model::debug(const Request& r) {
   const std::uint64_t line = line_of(r.addr);
   const std::uint64_t set = set_of(line);
   const int w = tags_.find(set, line);
-  if (w != l2::TagArray::kNone) {
+  if (w != cachekit::TagArray::kNone) {
     apply(r, tags_.data(set, w));
     if (!r.write) return true;
     if (cfg_.write_policy == WritePolicy::WriteBack) {
@@ -153,14 +153,14 @@ bool L1Model::debug(const Request& r) {
     }
     // Write-through: the next level stays as new as the L1.
   }
-  return l2::debug_below(next_, r);
+  return cachekit::debug_below(next_, r);
 }
 
 Tick L1Model::flush(Tick at, bool invalidate) {
   ++stats_.flushes;
   Tick done = at;
   for (std::size_t i = 0; i < tags_.size(); ++i) {
-    const l2::Way& x = tags_.way_at(i);
+    const cachekit::Way& x = tags_.way_at(i);
     if (x.valid && x.dirty) {
       const Tick start = std::max(core_.port.reserve(at), x.ready);
       done = std::max(done, write_back(i, start, true));
@@ -173,7 +173,7 @@ Tick L1Model::flush(Tick at, bool invalidate) {
 
 void L1Model::flush_dbg(bool invalidate) {
   for (std::size_t i = 0; i < tags_.size(); ++i) {
-    const l2::Way& x = tags_.way_at(i);
+    const cachekit::Way& x = tags_.way_at(i);
     if (x.valid && x.dirty) {
       write_back(i, 0, false);
       ++stats_.flush_writebacks;
@@ -184,14 +184,14 @@ void L1Model::flush_dbg(bool invalidate) {
 
 bool L1Model::contains(std::uint64_t addr) const {
   const std::uint64_t line = line_of(addr);
-  return tags_.find(set_of(line), line) != l2::TagArray::kNone;
+  return tags_.find(set_of(line), line) != cachekit::TagArray::kNone;
 }
 
 bool L1Model::is_dirty(std::uint64_t addr) const {
   const std::uint64_t line = line_of(addr);
   const std::uint64_t set = set_of(line);
   const int w = tags_.find(set, line);
-  return w != l2::TagArray::kNone && tags_.at(set, w).dirty;
+  return w != cachekit::TagArray::kNone && tags_.at(set, w).dirty;
 }
 
 }  // namespace par::l1

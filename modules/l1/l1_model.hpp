@@ -1,8 +1,8 @@
 // The behaviour of one private L1 data cache without SystemC: tags, LRU, line data, per-byte dirty
 // masks, MSHRs, the access port and the timing rules, talking to the next level (the device
-// interconnect) through l2::NextLevel. L1Cache wraps it in an SC_MODULE; unit tests drive it
+// interconnect) through cachekit::NextLevel. L1Cache wraps it in an SC_MODULE; unit tests drive it
 // directly with a fake next level. Tags, MSHRs, the port and the first steps of an access and of a
-// miss are the L2's (l2::CacheCore).
+// miss are the L2's (cachekit::CacheCore, ip/cachekit).
 //
 // Timing is loosely timed by reservation, as in the L2 (every call returns its completion time):
 //   - port: the access starts at the first free cycle slot at or after its arrival;
@@ -25,22 +25,22 @@
 #include <cstdint>
 #include <vector>
 
-#include "bank_model.hpp"
-#include "cache_core.hpp"
+#include "par/cachekit/request.hpp"
+#include "par/cachekit/cache_core.hpp"
 #include "l1_config.hpp"
 #include "l1_stats.hpp"
-#include "tick.hpp"
+#include "par/cachekit/tick.hpp"
 
 namespace par::l1 {
 
-using l2::Outcome;
-using l2::Request;
-using l2::Tick;
+using cachekit::Outcome;
+using cachekit::Request;
+using cachekit::Tick;
 
 class L1Model {
  public:
   // `cfg` must be valid; `period` is the clock period (the core's) in ticks.
-  L1Model(const L1Config& cfg, Tick period, l2::NextLevel& next, L1Stats& stats);
+  L1Model(const L1Config& cfg, Tick period, cachekit::NextLevel& next, L1Stats& stats);
 
   // One access within one line.
   Outcome access(const Request& r);
@@ -59,7 +59,7 @@ class L1Model {
   // Inspection (tests).
   bool contains(std::uint64_t addr) const;
   bool is_dirty(std::uint64_t addr) const;  // the line has dirty bytes
-  const l2::MshrFile& mshrs() const { return core_.mshrs; }
+  const cachekit::MshrFile& mshrs() const { return core_.mshrs; }
 
  private:
   std::uint64_t line_of(std::uint64_t addr) const { return addr >> line_shift_; }
@@ -80,7 +80,7 @@ class L1Model {
   // contiguous run, and cleans the way. Returns the last write's completion.
   Tick write_back(std::size_t i, Tick at, bool timed);
   void apply(const Request& r, std::uint8_t* line_data) const {
-    l2::apply_request(r, line_data + offset_of(r.addr));
+    cachekit::apply_request(r, line_data + offset_of(r.addr));
   }
 
   L1Config cfg_;
@@ -88,10 +88,10 @@ class L1Model {
   unsigned line_shift_;
   std::uint64_t sets_;
   bool sets_pow2_;
-  l2::NextLevel& next_;
+  cachekit::NextLevel& next_;
   L1Stats& stats_;
-  l2::CacheCore core_;
-  l2::TagArray& tags_;               // core_.tags
+  cachekit::CacheCore core_;
+  cachekit::TagArray& tags_;               // core_.tags
   std::vector<std::uint8_t> dirty_;  // per way and byte: 0xff = written since the line came in
   std::vector<std::uint8_t> fill_buf_;
 };

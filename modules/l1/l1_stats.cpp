@@ -3,7 +3,7 @@
 namespace par::l1 {
 
 L1Stats::L1Stats(simkit::StatGroup& g)
-    : l2::CacheCounters(g, "L1", "the next level", "port"),
+    : cachekit::CacheCounters(g, "L1", "the next level", "port"),
       write_throughs(g.counter("write_throughs", "accesses",
                                "Writes that hit or allocated and also went to the next level (write_through)")),
       evictions(g.counter("evictions", "lines", "Valid lines replaced by a miss")),

@@ -1,15 +1,15 @@
-// The counters of one L1 data cache: those of every cache model (l2::CacheCounters, with the port
+// The counters of one L1 data cache: those of every cache model (cachekit::CacheCounters, with the port
 // counters named port_conflicts, port_conflict_cycles) and the L1's own. Plain C++ (simkit).
 #pragma once
 
 #include <vector>
 
-#include "bank_stats.hpp"
+#include "par/cachekit/cache_counters.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::l1 {
 
-struct L1Stats : l2::CacheCounters {
+struct L1Stats : cachekit::CacheCounters {
   explicit L1Stats(simkit::StatGroup& group);
 
   // The counters that are summed over the cores' L1s (name, unit; in registration order).

@@ -23,79 +23,17 @@
 #include <vector>
 
 #include "bank_stats.hpp"
-#include "cache_core.hpp"
 #include "l2_config.hpp"
 #include "l2_geometry.hpp"
-#include "mshr_file.hpp"
-#include "tick.hpp"
+#include "par/cachekit/cache_core.hpp"
+#include "par/cachekit/mshr_file.hpp"
+#include "par/cachekit/request.hpp"
+#include "par/cachekit/tick.hpp"
 
 namespace par::l2 {
 
-// TLM-style byte enables of a request: byte i is enabled when ptr is null or
-// ptr[(offset + i) % len] != 0 (the pattern repeats, as in TLM-2.0).
-struct ByteEnables {
-  const std::uint8_t* ptr = nullptr;
-  unsigned len = 0;
-  unsigned offset = 0;
-  bool on(unsigned i) const { return ptr == nullptr || ptr[(offset + i) % len] != 0; }
-  bool all(unsigned n) const;
-};
-
-// The level below a bank (the DRAM controller). Addresses are byte addresses.
-class NextLevel {
- public:
-  virtual ~NextLevel() = default;
-  // Timed accesses starting at `start`; `done` is the completion time. False on an error.
-  // `be` is null or holds one enable per byte.
-  virtual bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start,
-                    Tick& done) = 0;
-  virtual bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be,
-                     Tick start, Tick& done) = 0;
-  // Untimed debug accesses.
-  virtual bool read_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len) = 0;
-  virtual bool write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len,
-                         const std::uint8_t* be) = 0;
-};
-
-// One access, within one line.
-struct Request {
-  bool write = false;
-  std::uint64_t addr = 0;
-  unsigned len = 0;
-  std::uint8_t* data = nullptr;  // read: filled in; write: the bytes to write
-  ByteEnables be;
-  Tick at = 0;                   // arrival time at the bank
-};
-
-struct Outcome {
-  bool ok = true;  // false: the next level answered with an error (the line was not allocated)
-  Tick done = 0;   // completion time
-};
-
-// The request's byte enables as one byte per data byte (0 or 0xff), for the next level; empty
-// when the request has none.
-std::vector<std::uint8_t> piece_enables(const Request& r);
-
-// Moves the request's bytes between its data and `p`, the cached line's bytes at the request's
-// offset: a write into the line, a read out of it, honouring byte enables. Inline: once per access.
-void apply_enabled(const Request& r, std::uint8_t* p);
-inline void apply_request(const Request& r, std::uint8_t* p) {
-  if (r.be.ptr != nullptr) return apply_enabled(r, p);
-  std::uint8_t* dst = r.write ? p : r.data;
-  const std::uint8_t* src = r.write ? r.data : p;
-  switch (r.len) {  // the usual access and line sizes as constants: no library call
-    case 8: std::memcpy(dst, src, 8); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    case 16: std::memcpy(dst, src, 16); break;
-    case 32: std::memcpy(dst, src, 32); break;
-    case 64: std::memcpy(dst, src, 64); break;
-    default: std::memcpy(dst, src, r.len); break;
-  }
-}
-
-// The untimed access of the next level for a request that the cache does not hold (debug
-// transport): disabled bytes of a read stay untouched in the request's data.
-bool debug_below(NextLevel& next, const Request& r);
+// The cache building blocks (ip/cachekit) are the L2's own vocabulary.
+using namespace cachekit;  // NOLINT(google-build-using-namespace)
 
 class BankModel {
  public:

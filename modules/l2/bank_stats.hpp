@@ -1,50 +1,15 @@
-// The counters of the project's cache models (an L2 bank here, a core's L1 in modules/l1),
-// registered in the cache's statistics group. Plain C++ (simkit).
+// One L2 bank's counters: those of every cache model (cachekit::CacheCounters), the port counters
+// named `bank_conflicts`, `bank_conflict_cycles`.
 #pragma once
 
-#include <string>
 #include <vector>
 
-#include "par/simkit/stats.hpp"
+#include "par/cachekit/cache_counters.hpp"
 
 namespace par::l2 {
 
-struct CacheCounters {
-  // The names in the descriptions: `what` is the cache ("bank", "L1"), `next` the level below it
-  // ("DRAM", "the next level"); `port` names the access-port counters (`<port>_conflicts`,
-  // `<port>_conflict_cycles`).
-  CacheCounters(simkit::StatGroup& group, const std::string& what, const std::string& next, const std::string& port);
+using cachekit::CacheCounters;
 
-  // The counters that a parent sums over its caches (name, unit; in registration order).
-  struct Summed {
-    std::string name;
-    const char* unit;
-  };
-  static std::vector<Summed> summed(const std::string& port);
-
-  // accesses = hits + misses + mshr_merges = reads + writes
-  simkit::Counter& accesses;
-  simkit::Counter& reads;
-  simkit::Counter& writes;
-  simkit::Counter& hits;
-  simkit::Counter& misses;
-  simkit::Counter& mshr_merges;
-  simkit::Counter& fills;
-  simkit::Counter& write_validates;
-  simkit::Counter& write_arounds;
-  simkit::Counter& writebacks;
-  simkit::Counter& flush_writebacks;
-  simkit::Counter& mshr_full_stalls;
-  simkit::Counter& mshr_stall_cycles;
-  simkit::Counter& port_conflicts;
-  simkit::Counter& port_conflict_cycles;
-  simkit::Counter& set_stalls;
-  simkit::Counter& set_stall_cycles;
-  simkit::Counter& errors;
-  simkit::Distribution& latency;
-};
-
-// One L2 bank's counters (the port counters are `bank_conflicts`, `bank_conflict_cycles`).
 struct BankStats : CacheCounters {
   explicit BankStats(simkit::StatGroup& group) : CacheCounters(group, "bank", "DRAM", "bank") {}
   static std::vector<Summed> summed() { return CacheCounters::summed("bank"); }

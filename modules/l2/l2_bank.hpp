@@ -17,7 +17,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "bank_model.hpp"
-#include "cache_tlm.hpp"
+#include "par/cachekit/cache_tlm.hpp"
 #include "l2_config.hpp"
 #include "par/simkit/stats.hpp"
 

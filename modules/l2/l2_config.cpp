@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "par/cachekit/config_checks.hpp"
 #include "par/simkit/options.hpp"
 
 namespace par::l2 {
@@ -13,7 +14,7 @@ bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 bool require_range(std::vector<std::string>& e, const char* name, std::uint64_t value,
                    std::uint64_t lo, std::uint64_t hi) {
-  return l2::require_range(e, std::string("l2.") + name, value, lo, hi);
+  return cachekit::require_range(e, std::string("l2.") + name, value, lo, hi);
 }
 
 bool require_pow2(std::vector<std::string>& e, const char* name, std::uint64_t value,
@@ -58,22 +59,8 @@ std::vector<std::string> L2Config::validate() const {
   return e;
 }
 
-bool require_range(std::vector<std::string>& errors, const std::string& option, std::uint64_t value,
-                   std::uint64_t lo, std::uint64_t hi) {
-  if (value >= lo && value <= hi) return true;
-  errors.push_back(option + ": " + std::to_string(value) + " is out of range " + std::to_string(lo) + ".." +
-                   std::to_string(hi));
-  return false;
-}
-
-void throw_if_invalid(const std::vector<std::string>& errors, const std::string& what) {
-  std::string all;
-  for (const auto& e : errors) all += (all.empty() ? "" : "; ") + e;
-  if (!all.empty()) throw std::invalid_argument("invalid " + what + " configuration: " + all);
-}
-
 const L2Config& checked(const L2Config& cfg) {
-  throw_if_invalid(cfg.validate(), "L2");
+  cachekit::throw_if_invalid(cfg.validate(), "L2");
   return cfg;
 }
 

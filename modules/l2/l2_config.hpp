@@ -37,14 +37,6 @@ struct L2Config {
 // validate() (modules call it before using a configuration).
 const L2Config& checked(const L2Config& cfg);
 
-// Shared with the other cache configurations (modules/l1):
-// appends "<option>: <value> is out of range lo..hi" and returns false when out of range;
-bool require_range(std::vector<std::string>& errors, const std::string& option, std::uint64_t value,
-                   std::uint64_t lo, std::uint64_t hi);
-// throws std::invalid_argument("invalid <what> configuration: <every message>") unless `errors`
-// is empty.
-void throw_if_invalid(const std::vector<std::string>& errors, const std::string& what);
-
 // Registers every field as `l2.<name>` with a help line; the field's current value is the default.
 void register_options(simkit::OptionRegistry& reg, L2Config& cfg);
 

@@ -16,22 +16,19 @@ double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
 MasterCore::PortCounters::PortCounters(simkit::StatGroup& g)
     : transactions(g.counter("transactions", "transactions", "Transactions issued on the master's bus")),
       transaction_bytes(g.counter("transaction_bytes", "bytes", "Bytes read or written by those transactions")),
-      host_busy_ns(g.real("host_busy_ns", "ns", "Time the host CPU spent computing (instructions, compute())")) {}
+      host_busy_ns(g.real("host_busy_ns", "ns", "Time the host CPU spent computing (instructions, compute())")),
+      interrupts(g.counter("interrupts", "interrupts", "Interrupt messages the CPU woke up for (on `irq`)")) {}
 
-MasterCore::MasterCore(sc_core::sc_module_name name, const MasterConfig& cfg, const isa::Program& program,
-                       std::unique_ptr<runtime::HostProgram> host)
+MasterCore::MasterCore(sc_core::sc_module_name name, const MasterConfig& cfg, const isa::Program& program)
     : sc_module(name),
       bus("bus"),
+      irq("irq"),
       cfg_(checked(cfg)),
       program_(program),
       period_(1e3 / cfg_.clock_mhz, SC_NS),  // rounded to the time resolution
       stats_group_(this->name()),
       port_counters_(stats_group_),
-      runtime_(*this, cfg_.runtime(), program_, stats_group_),
-      interpreter_counters_(stats_group_),
-      host_(std::move(host)) {
-  runtime::HostPort& port = *this;  // a private base: converted here, inside the class
-  if (!host_) interpreter_ = std::make_unique<MasterInterpreter>(program_, cfg_, port, runtime_, interpreter_counters_);
+      interpreter_counters_(stats_group_) {
   SC_HAS_PROCESS(MasterCore);
   SC_THREAD(run);
 }
@@ -39,38 +36,20 @@ MasterCore::MasterCore(sc_core::sc_module_name name, const MasterConfig& cfg, co
 MasterCore::~MasterCore() = default;
 
 void MasterCore::run() {
-  if (host_) run_host();
-  else run_master();
+  std::string e = software_ != nullptr ? software_->run() : run_master();
+  if (!e.empty()) error_ = std::string(name()) + ": " + e;
   wait_until(now());
   finished_ = true;
   finished_at_ = sc_core::sc_time_stamp();
   finished_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void MasterCore::run_host() {
-  std::ostream& log = log_stream_ != nullptr ? *log_stream_ : static_cast<std::ostream&>(log_);
-  const std::string prefix = std::string(name()) + ": ";
-  try {
-    const int rc = host_->run(runtime_, log);
-    runtime_.wait();  // like the end of a master program: the host's packets have completed
-    if (rc != 0) error_ = prefix + "host program '" + host_->name() + "' returned " + std::to_string(rc);
-  } catch (const sc_core::sc_unwind_exception&) {
-    throw;  // SystemC kills or resets the thread
-  } catch (const runtime::RuntimeError& e) {
-    error_ = prefix + e.what();
-  } catch (const std::exception& e) {
-    error_ = prefix + "host program '" + host_->name() + "' failed: " + e.what();
-  }
-}
-
-void MasterCore::run_master() {
-  const std::string prefix = std::string(name()) + ": ";
-  if (program_.kind != isa::ProgramKind::Master) {
-    error_ = prefix + "'" + program_.source_file + "' has no master program (.PAR file) and no host program was given";
-    return;
-  }
-  const std::string e = interpreter_->run();
-  if (!e.empty()) error_ = prefix + e;
+std::string MasterCore::run_master() {
+  if (program_.kind != isa::ProgramKind::Master)
+    return "'" + program_.source_file + "' has no master program (.PAR file) and no host program was given";
+  if (control_ == nullptr) return "no packet control for the .MASTER program's par and sync (set_packet_control)";
+  interpreter_ = std::make_unique<MasterInterpreter>(program_, cfg_, port(), *control_, interpreter_counters_);
+  return interpreter_->run();
 }
 
 // --- HostPort --------------------------------------------------------------------------------------
@@ -89,8 +68,8 @@ void MasterCore::wait_until(const sc_time& t) {
   if (local_ > stamp) sc_core::wait(local_ - stamp);
 }
 
-runtime::AccessResult MasterCore::transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
-                                           const sc_time& issue) {
+AccessResult MasterCore::transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
+                                  const sc_time& issue) {
   // One payload serves every access: this thread issues them one call at a time.
   tlm::tlm_generic_payload& tx = payload_;
   sckit::prepare_request(tx, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, data, length);
@@ -99,11 +78,21 @@ runtime::AccessResult MasterCore::transact(bool write, std::uint64_t address, st
   bus->b_transport(tx, delay);
   ++port_counters_.transactions;
   port_counters_.transaction_bytes += length;
-  runtime::AccessResult r;
+  AccessResult r;
   r.ok = tx.is_response_ok();
   if (!r.ok) r.error = tx.get_response_string();
-  r.done = sc_core::sc_time_stamp() + delay;  // the target may have waited inside the call
+  // The base protocol lets a target wait inside the call for the access it models (an
+  // approximately-timed model behind a simple socket): the time after the call plus the annotation.
+  r.done = sc_core::sc_time_stamp() + delay;
   return r;
+}
+
+sckit::Interrupt MasterCore::wait_interrupt() {
+  wait_until(now());
+  const sckit::Interrupt m = irq.wait();
+  local_ = sc_core::sc_time_stamp();
+  ++port_counters_.interrupts;
+  return m;
 }
 
 }  // namespace par::master

@@ -1,44 +1,49 @@
-// The master core as a SystemC module (docs/architecture.md "Blocks and sockets"; README.md): the host
-// CPU. It runs either a C++ host program (runtime::HostProgram, against the host runtime) or the
-// .MASTER program of the loaded .par file (MasterInterpreter), in one SC_THREAD. Every access
-// goes out through `bus` as a timed TLM transaction; the lead binds it to the host interconnect,
-// whose address map sends device addresses over the HT link and host addresses to host memory.
+// The master core as a SystemC module (docs/architecture.md "Blocks and sockets"; README.md): the
+// host CPU. In one SC_THREAD it runs either the host software the platform hands it (a C++ host
+// program wrapped as HostSoftware) or the .MASTER program of the loaded .par file
+// (MasterInterpreter), whose `par` and `sync` go through the PacketControl the platform hands it
+// (the host runtime). Every access goes out through `bus` as a timed TLM transaction; completion
+// interrupts arrive on `irq`.
 //
 // Timing is loosely timed: the thread keeps a local time ahead of the SystemC time (compute,
 // instruction costs) and synchronises with wait() at its transactions and waits.
 #pragma once
 
 #include <memory>
-#include <ostream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "host_port.hpp"
-#include "host_program.hpp"
-#include "host_runtime.hpp"
 #include "master_config.hpp"
 #include "master_interpreter.hpp"
 #include "par/isa/program.hpp"
+#include "par/master/host_port.hpp"
+#include "par/master/host_software.hpp"
+#include "par/master/packet_control.hpp"
+#include "par/sckit/interrupt.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::master {
 
-using runtime::LaunchRecord;
-
-class MasterCore : public sc_core::sc_module, private runtime::HostPort {
+class MasterCore : public sc_core::sc_module, private HostPort {
  public:
   tlm_utils::simple_initiator_socket<MasterCore> bus;
+  // Interrupt messages to the CPU (the thread scheduler's completion interrupts, through the link).
+  sckit::InterruptIn irq;
 
-  // Runs `host` if it is not null, else the .MASTER code of `program` (copied). Throws
-  // std::invalid_argument if cfg is invalid.
-  MasterCore(sc_core::sc_module_name name, const MasterConfig& cfg, const isa::Program& program,
-             std::unique_ptr<runtime::HostProgram> host);
+  // The program (copied) gives the .MASTER code; what runs is chosen by the setters below before
+  // the simulation starts. Throws std::invalid_argument if cfg is invalid.
+  MasterCore(sc_core::sc_module_name name, const MasterConfig& cfg, const isa::Program& program);
   ~MasterCore() override;
+
+  // What software sees of this core (the host runtime is built on it).
+  HostPort& port() { return *this; }
+  // Run `software` (not owned) instead of the file's .MASTER program.
+  void set_host_software(HostSoftware& software) { software_ = &software; }
+  // Where the .MASTER program's `par` and `sync` go (not owned); needed unless host software runs.
+  void set_packet_control(PacketControl& control) { control_ = &control; }
 
   // The program (and its implicit final wait) has ended, successfully or not.
   bool finished() const { return finished_; }
@@ -51,18 +56,9 @@ class MasterCore : public sc_core::sc_module, private runtime::HostPort {
 
   simkit::StatGroup& stats() { return stats_group_; }
   const simkit::StatGroup& stats() const { return stats_group_; }
-  // One record per launched packet, index = sequence number - 1.
-  const std::vector<LaunchRecord>& launches() const { return runtime_.launches(); }
-  // The .MASTER program's final registers; nullptr when a host program ran.
+  // The .MASTER program's final registers; nullptr when host software ran.
   const MasterRegisters* final_registers() const { return interpreter_ ? &interpreter_->registers() : nullptr; }
-
-  // How a failed packet is explained (the platform reads the scheduler's and cores' records).
-  void set_device_diagnostics(runtime::DeviceDiagnostics d) { runtime_.set_diagnostics(std::move(d)); }
-  // Where a host program's log goes; by default it is kept and returned by log_text().
-  void set_log(std::ostream* os) { log_stream_ = os; }
-  std::string log_text() const { return log_.str(); }
   const MasterConfig& config() const { return cfg_; }
-  runtime::HostRuntime& host_runtime() { return runtime_; }
 
  private:
   struct PortCounters {
@@ -70,33 +66,32 @@ class MasterCore : public sc_core::sc_module, private runtime::HostPort {
     simkit::Counter& transactions;
     simkit::Counter& transaction_bytes;
     simkit::Real& host_busy_ns;
+    simkit::Counter& interrupts;
   };
 
   void run();
-  void run_host();
-  void run_master();
+  std::string run_master();
 
   // HostPort
   sc_core::sc_time now() const override;
   sc_core::sc_time clock_period() const override { return period_; }
   void compute(std::uint64_t cycles) override;
   void wait_until(const sc_core::sc_time& t) override;
-  runtime::AccessResult transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
-                                 const sc_core::sc_time& issue) override;
+  AccessResult transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
+                        const sc_core::sc_time& issue) override;
+  sckit::Interrupt wait_interrupt() override;
 
   const MasterConfig cfg_;
   const isa::Program program_;
   const sc_core::sc_time period_;
   simkit::StatGroup stats_group_;
   PortCounters port_counters_;
-  runtime::HostRuntime runtime_;
   InterpreterCounters interpreter_counters_;
+  HostSoftware* software_ = nullptr;
+  PacketControl* control_ = nullptr;
   std::unique_ptr<MasterInterpreter> interpreter_;
-  std::unique_ptr<runtime::HostProgram> host_;
   sc_core::sc_time local_;
   tlm::tlm_generic_payload payload_;
-  std::ostringstream log_;
-  std::ostream* log_stream_ = nullptr;
   bool finished_ = false;
   sc_core::sc_time finished_at_;
   sc_core::sc_event finished_event_;

@@ -28,9 +28,9 @@ InterpreterCounters::InterpreterCounters(simkit::StatGroup& g)
       stores(g.counter("stores", "stores", "Stores of the .MASTER program (one transaction each)")),
       control(g.counter("control", "instructions", "Control instructions (xp, loop, brk, par, sync)")) {}
 
-MasterInterpreter::MasterInterpreter(const isa::Program& program, const MasterConfig& cfg, runtime::HostPort& port,
-                                     runtime::HostRuntime& rt, InterpreterCounters& counters)
-    : program_(program), cfg_(cfg), port_(port), rt_(rt), counters_(counters) {
+MasterInterpreter::MasterInterpreter(const isa::Program& program, const MasterConfig& cfg, HostPort& port,
+                                     PacketControl& control, InterpreterCounters& counters)
+    : program_(program), cfg_(cfg), port_(port), control_(control), counters_(counters) {
   code_.resize(program.code.size());
   illegal_.resize(program.code.size());
   for (std::size_t pc = 0; pc < program.code.size(); ++pc) {
@@ -84,13 +84,13 @@ std::string MasterInterpreter::run() {
   } catch (const Stop& e) {
     flush();
     return where(at) + e.what();
-  } catch (const runtime::RuntimeError& e) {  // par / sync: bus errors, failed packets
+  } catch (const std::runtime_error& e) {  // par / sync: bus errors, failed packets
     flush();
     return where(at) + e.what();
   }
   try {
-    rt_.wait();  // the end of the master program waits for its packets (docs/isa.md §2.3)
-  } catch (const runtime::RuntimeError& e) {
+    control_.sync();  // the end of the master program waits for its packets (docs/isa.md §2.3)
+  } catch (const std::runtime_error& e) {
     return where(at) + e.what() + " (implicit sync at the end of the master program)";
   }
   return "";
@@ -149,7 +149,7 @@ void MasterInterpreter::memory(const Instruction& in) {
     const std::uint64_t data = reg(in.rd);  // a store's data may be an inherited register
     std::memcpy(bytes, &data, static_cast<std::size_t>(size));
   }
-  const runtime::AccessResult r = port_.transact(store, addr, bytes, static_cast<unsigned>(size), port_.now());
+  const AccessResult r = port_.transact(store, addr, bytes, static_cast<unsigned>(size), port_.now());
   port_.wait_until(r.done);
   if (!r.ok)
     throw Stop(describe(r.error == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") + " (" + r.error + ")");
@@ -227,7 +227,7 @@ void MasterInterpreter::control(const Instruction& in) {
         std::array<std::uint64_t, 16> inherited{};
         for (std::size_t k = 1; k < 16; ++k) inherited[k] = state_.r[k];  // snapshot of r1..r15
         const std::int64_t threads = static_cast<std::int64_t>(reg(in.rd));
-        if (threads > 0) rt_.launch(static_cast<std::uint64_t>(in.imm), threads, inherited);
+        if (threads > 0) control_.par(static_cast<std::uint64_t>(in.imm), threads, inherited);
         else pending_cycles_ += cfg_.cpi;  // N <= 0 launches nothing (docs/isa.md §7.8)
       } else {
         pending_cycles_ += cfg_.cpi;
@@ -238,7 +238,7 @@ void MasterInterpreter::control(const Instruction& in) {
     case Opcode::Sync: {
       if (q) {
         flush();
-        rt_.wait();
+        control_.sync();
       } else {
         pending_cycles_ += cfg_.cpi;
       }

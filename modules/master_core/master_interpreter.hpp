@@ -1,7 +1,7 @@
 // The scalar in-order core that runs a .MASTER program (docs/isa.md §2.3): one thread, i0 = 0,
-// i1..i15 = the program's .I values. Plain C++ over the host runtime: loads and stores are
-// blocking timed transactions on the HostPort, `par` is HostRuntime::launch with r1..r15 as the
-// inherited registers, `sync` is HostRuntime::wait, the end of the program is an implicit sync.
+// i1..i15 = the program's .I values. Plain C++: loads and stores are blocking timed transactions
+// on the HostPort, `par` is PacketControl::par with r1..r15 as the inherited registers, `sync`
+// is PacketControl::sync, the end of the program is an implicit sync.
 //
 // Control flow is docs/isa.md §7 for a single slot: the active mask M and the masks of the command-stack
 // entries are single bits. Time: every non-memory instruction (ALU, FPU, CMP, control, and a
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "host_port.hpp"
-#include "host_runtime.hpp"
 #include "master_config.hpp"
+#include "par/master/host_port.hpp"
+#include "par/master/packet_control.hpp"
 #include "par/isa/instruction.hpp"
 #include "par/isa/program.hpp"
 #include "par/simkit/stats.hpp"
@@ -39,8 +39,8 @@ struct InterpreterCounters {
 
 class MasterInterpreter {
  public:
-  MasterInterpreter(const isa::Program& program, const MasterConfig& cfg, runtime::HostPort& port,
-                    runtime::HostRuntime& rt, InterpreterCounters& counters);
+  MasterInterpreter(const isa::Program& program, const MasterConfig& cfg, HostPort& port, PacketControl& control,
+                    InterpreterCounters& counters);
 
   // Runs from the program's start to the end of its top-level block, then waits for every packet
   // it launched. Returns "" or the runtime error: "runtime error at pc 12 (file.par:40): <cause>".
@@ -71,8 +71,8 @@ class MasterInterpreter {
 
   const isa::Program& program_;
   const MasterConfig& cfg_;
-  runtime::HostPort& port_;
-  runtime::HostRuntime& rt_;
+  HostPort& port_;
+  PacketControl& control_;
   InterpreterCounters& counters_;
   std::vector<isa::Instruction> code_;
   std::vector<std::string> illegal_;  // reason per pc, "" when the word decodes

@@ -34,6 +34,40 @@ void ControlUnit::set_mask(const std::uint8_t* m) {
   active_ = n;
 }
 
+void ControlUnit::save(Saved& out) const {
+  out.pc = pc_;
+  out.round_ended = round_ended_;
+  out.mask = mask_;
+  out.stack = stack_;
+  out.masks.assign(masks_.begin(), masks_.begin() + static_cast<std::ptrdiff_t>(stack_.size() * static_cast<std::size_t>(S_)));
+}
+
+bool ControlUnit::same_state(const Saved& o) const {
+  if (pc_ != o.pc || round_ended_ != o.round_ended || stack_.size() != o.stack.size() || mask_ != o.mask) return false;
+  for (std::size_t i = 0; i < stack_.size(); ++i) {
+    const Entry &a = stack_[i], &b = o.stack[i];
+    if (a.kind != b.kind || a.qp != b.qp || a.addr != b.addr || a.count != b.count || a.active != b.active) return false;
+  }
+  return std::equal(o.masks.begin(), o.masks.end(), masks_.begin());
+}
+
+std::vector<std::string> ControlUnit::describe_open_entries(
+    const std::function<std::string(std::uint64_t)>& where) const {
+  std::vector<std::string> out;
+  for (std::size_t i = 1; i < stack_.size(); ++i) {
+    const Entry& e = stack_[i];
+    std::string d;
+    switch (e.kind) {
+      case Kind::Ret: d = "expand returning to " + where(e.addr); break;
+      case Kind::CLoop: d = "counted loop (body at " + where(e.addr) + ", " + std::to_string(e.count) + " iterations left)"; break;
+      case Kind::PLoop: d = "conditional loop on p" + std::to_string(e.qp) + " (body at " + where(e.addr) + ")"; break;
+      case Kind::Par: d = "packet entry"; break;
+    }
+    out.push_back(d + " with " + std::to_string(e.active) + (e.active == 1 ? " thread" : " threads"));
+  }
+  return out;
+}
+
 void ControlUnit::start_round(const std::uint8_t* valid, std::uint64_t start_pc) {
   stack_.clear();
   std::memcpy(entry_mask(0), valid, static_cast<std::size_t>(S_));

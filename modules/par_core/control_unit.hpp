@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ class ControlUnit {
   // Loop predicates (other than p0) read by the block-end processing of the last step.
   const std::vector<std::uint8_t>& block_end_predicates() const { return bep_preds_; }
 
+  // A saved copy of PC, mask and stack (entries and their masks); saving again reuses its memory.
+  struct Saved;
+  void save(Saved& out) const;
+  bool same_state(const Saved& saved) const;
+  // The open entries above the round's PAR entry, outermost first, e.g. "conditional loop on p1
+  // (body at pc 6) with 7 threads". `where(pc)` names a PC ("pc 6 (k.par:12)").
+  std::vector<std::string> describe_open_entries(const std::function<std::string(std::uint64_t)>& where) const;
+
  private:
   enum class Kind : std::uint8_t { Par, Ret, CLoop, PLoop };
   struct Entry {
@@ -60,6 +69,16 @@ class ControlUnit {
 
   const SlotState& st_;
   const int S_;
+ public:
+  struct Saved {
+    std::uint64_t pc = 0;
+    bool round_ended = false;
+    std::vector<std::uint8_t> mask;
+    std::vector<Entry> stack;
+    std::vector<std::uint8_t> masks;  // the used levels only
+  };
+
+ private:
   const std::size_t max_depth_;
   const bool master_;
   std::uint64_t pc_ = 0;

@@ -59,6 +59,7 @@ struct CoreConfig {
   int control_stack_depth = 64;
   int ls_max_outstanding = 16;
   std::uint64_t line_bytes = 64;        // coalescing granularity of the global load/store path
+  bool read_whole_line = false;         // a global read fetches its whole line, not only the bytes used
   std::int64_t max_cycles = 10'000'000'000;
 
   // Thread contexts (README "Thread contexts"): independent thread groups that share the frontend

@@ -47,6 +47,8 @@ void register_options(simkit::OptionRegistry& reg, CoreConfig& c) {
   reg.add("core.line_bytes", c.line_bytes,
           "Cache-line size in bytes: the global load/store path sends one transaction per line touched.")
       .range(8, 4096);
+  reg.add("core.read_whole_line", c.read_whole_line,
+          "A global read transaction fetches its whole line (core.line_bytes), not only the bytes the threads use.");
   reg.add("core.max_cycles", c.max_cycles, "Run limit in cycles (functional mode: fetched instructions).")
       .range(1, std::int64_t{1} << 62);
   reg.add("core.contexts", c.contexts,

@@ -62,6 +62,7 @@ LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, int 
       T_(threads_per_lane),
       L_(slots / threads_per_lane),
       line_bytes_(cfg.line_bytes),
+      read_whole_line_(cfg.read_whole_line),
       enable_words_((cfg.line_bytes + 63) / 64),
       max_outstanding_(static_cast<std::size_t>(cfg.ls_max_outstanding) * static_cast<std::size_t>(L_)),
       global_slots_(static_cast<std::size_t>(slots)),
@@ -253,6 +254,7 @@ bool LoadStoreUnit::issue(std::uint32_t li, Cycle at) {
   l.issued = true;
   l.done = at;
   const std::uint64_t* enable = enable_of(li);
+  if (!write_ && read_whole_line_) return send(li, 0, line_bytes_, at);
   if (enable_words_ == 1) {  // lines of up to 64 bytes: one mask word (no bit beyond the line)
     std::uint64_t w = enable[0];
     const auto first = static_cast<std::size_t>(__builtin_ctzll(w));

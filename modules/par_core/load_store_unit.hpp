@@ -144,6 +144,7 @@ class LoadStoreUnit : public ThreadTiming {
   SlotState* st_ = nullptr;  // the executing context's registers (begin())
   const int S_, T_, L_;
   const std::uint64_t line_bytes_;
+  const bool read_whole_line_;
   const std::size_t enable_words_;  // 64-bit mask words per line
   const std::size_t max_outstanding_;
 

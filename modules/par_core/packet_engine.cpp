@@ -115,6 +115,20 @@ bool PacketEngine::fail(std::string* error, const Context& x, const std::string&
   return false;
 }
 
+void PacketEngine::report_step(const Context& x, Cycle cycle) const {
+  ExecStep s;
+  s.cycle = cycle;
+  s.context = x.index;
+  s.round = x.round;
+  s.first_thread = x.round_first;
+  s.pc = x.control.pc();
+  s.mask = x.control.mask();
+  s.slots = S_;
+  s.active = x.control.active_count();
+  s.depth = x.control.depth() - 1;
+  exec_listener_->executed(s);
+}
+
 // Earliest result cycle per thread slot of the load just executed functionally, given older
 // stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7). Only the
 // context's own stores count: other contexts run other threads.
@@ -181,6 +195,7 @@ void PacketEngine::capture_round(const Context& x) {
   const std::uint64_t in_round = std::min<std::uint64_t>(static_cast<std::uint64_t>(S_), threads - done);
   for (int s = 0; s < S_; ++s) x.valid[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(s) < in_round;
   x.state.start_round(x.round_first);
+  ++rounds_started_;
   x.control.start_round(x.valid.data(), packet.start);
   if (timing_) timing_->start_round(x.index);
   stats.threads += static_cast<std::int64_t>(in_round);
@@ -200,20 +215,17 @@ ControlKind control_kind(Opcode op) {
 
 // Inlined into both loops: the single stream then keeps its fetch cycle in a register, as the
 // loop did before contexts existed.
-template <bool kSelect>
+template <bool kSelect, bool kTrace>
 [[gnu::always_inline]] inline bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched,
                                                       CoreStats& stats, std::string* error) {
   const bool timed = mode_ == RunMode::Timing;
   const std::uint64_t size = program_size_;
   const std::uint64_t pc = x.control.pc();
   if (pc >= size) return fail(error, x, "PC outside the program (" + std::to_string(size) + " instructions)");
-  if ((timed ? fetch : fetched) > cfg_.max_cycles)
-    return fail(error, x,
-                std::string("run limit exceeded: more than ") + std::to_string(cfg_.max_cycles) +
-                    (timed ? " cycles" : " fetched instructions") +
-                    " (core.max_cycles); probable endless loop; the frontend is stuck in round " +
-                    std::to_string(x.round) + " with " + std::to_string(x.control.depth() - 1) +
-                    " open control-stack entries");
+  if (const Cycle tick = timed ? fetch : fetched; tick > watch_.next_check) {
+    fetched_now_ = fetched;
+    if (!watch_point(x, tick, error)) return false;
+  }
   if (!prog_.legal(pc)) return fail(error, x, "illegal instruction: " + prog_.illegal_reason(pc));
   const Instruction& in = prog_.at(pc);
   ++fetched;
@@ -225,6 +237,7 @@ template <bool kSelect>
       if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
         t = timing_->wait_for_committed(t, in.rd, StallCause::RegisterWait, x.index);
     }
+    if (kTrace && exec_listener_ != nullptr) report_step(x, timed ? t : fetched - 1);
     const ControlUnit::Outcome out = x.control.execute(in, size);
     if (out.error) return fail(error, x, out.message, out.error_slots[0], out.error_slots[1]);
     ++stats.control[static_cast<std::size_t>(control_kind(in.op))];
@@ -267,11 +280,14 @@ template <bool kSelect>
        << f.cause << ")";
     return fail(error, x, os.str(), f.slot);
   }
+  if (kTrace && exec_listener_ != nullptr) report_step(x, timed ? fetch - 1 : fetched - 1);
   x.control.advance(in.stop);
   return true;
 }
 
-// The plain core: one instruction stream, rounds one after the other.
+// The plain core: one instruction stream, rounds one after the other. kTrace: an execution
+// listener is attached (a separate instantiation, so that the loop without one has no test).
+template <bool kTrace>
 bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch_out,
                               std::int64_t& fetched_out, CoreStats& stats, std::string* error) {
   const bool timed = mode_ == RunMode::Timing;
@@ -283,7 +299,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
   for (std::uint64_t round = 0; ok && round < rounds; ++round) {
     start_round(x, round, packet, stats);
     while (!x.control.round_ended()) {
-      if (!step<false>(x, fetch, fetched, stats, error)) {
+      if (!step<false, kTrace>(x, fetch, fetched, stats, error)) {
         ok = false;
         break;
       }
@@ -383,7 +399,7 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
       fetch = e;
     }
     fetch = at;
-    if (!step<true>(x, fetch, fetched, stats, error)) return false;
+    if (!step<true, true>(x, fetch, fetched, stats, error)) return false;
     ContextCounters& counters = stats.contexts[static_cast<std::size_t>(c)];
     ++counters.slots;
     const bool backend = w.unit >= 0;
@@ -447,15 +463,20 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   const std::uint64_t rounds = (threads + static_cast<std::uint64_t>(S_) - 1) / static_cast<std::uint64_t>(S_);
   Cycle fetch = 0;
   std::int64_t fetched = 0;
-  if (select_ ? !run_contexts(packet, rounds, fetch, fetched, stats, error)
-              : !run_single(packet, rounds, fetch, fetched, stats, error))
-    return false;
+  stopped_ = false;
+  rounds_started_ = 0;
+  watch_.interval = 0;
+  rearm(0);
+  // A failed or stopped packet still reports the work it did.
+  const bool ok = select_            ? run_contexts(packet, rounds, fetch, fetched, stats, error)
+                  : exec_listener_ ? run_single<true>(packet, rounds, fetch, fetched, stats, error)
+                                   : run_single<false>(packet, rounds, fetch, fetched, stats, error);
   // Rounds end in a different order on different contexts; captured registers go by thread.
   if (select_)
     std::stable_sort(captured_.begin(), captured_.end(),
                      [](const ThreadRegisters& a, const ThreadRegisters& b) { return a.thread < b.thread; });
 
-  stats.rounds += static_cast<std::int64_t>(rounds);
+  stats.rounds += static_cast<std::int64_t>(rounds_started_);
   stats.fetched += fetched;
   if (timed) {
     const Cycle end = std::max(timing_->last_commit() + 1, fetch);
@@ -463,7 +484,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     for (int c = 0; c < kStallCauses; ++c) stats.stalls[static_cast<std::size_t>(c)] += timing_->stall_cycles(static_cast<StallCause>(c));
     stats.rob_occupancy_sum += timing_->rob_occupancy_sum();
     stats.rob_max_occupancy = std::max(stats.rob_max_occupancy, timing_->rob_max_occupancy());
-    if (select_) accounting_.end_packet(end, stats.contexts);
+    if (select_ && ok) accounting_.end_packet(end, stats.contexts);
   }
   if (lsu_) {
     stats.global_accesses = static_cast<std::int64_t>(lsu_->accesses());
@@ -473,7 +494,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     stats.ls_limit_stall_cycles = lsu_->limit_stall_cycles();
   }
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
-  return true;
+  return ok;
 }
 
 }  // namespace par::core

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "load_store_unit.hpp"
 #include "core_config.hpp"
 #include "core_stats.hpp"
+#include "exec_listener.hpp"
 #include "local_memory.hpp"
 #include "par/isa/program.hpp"
 #include "simt_executor.hpp"
@@ -87,10 +89,19 @@ class PacketEngine {
 
   // Reports the frontend stalls of every later packet to `listener` (null: none; not owned).
   void set_stall_listener(StallListener* listener) { stall_listener_ = listener; }
+  // Reports every executed instruction of later packets to `listener` (null: none; not owned).
+  void set_exec_listener(ExecListener* listener) { exec_listener_ = listener; }
   // Runs the context-selection loop (and keeps the per-context statistics) even for the plain
   // core, in timing mode. Tests use it: with one context it must schedule exactly like the
   // single-stream loop.
   void always_select_contexts() { select_ = mode_ == RunMode::Timing; }
+
+  // Polled between instructions (about every million cycles or fetches, and at least every few
+  // host tenths of a second in practice): returning true stops the packet at once (run() then
+  // returns false, stopped() is true, and the statistics cover the work done so far). The
+  // platform uses it for Ctrl-C and the host-time limit inside a long packet.
+  void set_stop_check(std::function<bool()> check) { stop_check_ = std::move(check); }
+  bool stopped() const { return stopped_; }
 
   // Asks for the final registers of threads [first, first + count).
   void capture_registers(std::uint64_t first, std::uint64_t count);
@@ -145,6 +156,7 @@ class PacketEngine {
     NextWaits waits;
     bool waits_valid = false;
   };
+  void report_step(const Context& x, Cycle cycle) const;
   bool fail(std::string* error, const Context& x, const std::string& cause, std::int64_t slot = -1,
             std::int64_t slot2 = -1) const;
   const Cycle* store_to_load_limits(Context& x, Cycle fetch);
@@ -154,8 +166,18 @@ class PacketEngine {
   // Fetches and executes the instruction at x's PC in cycle `fetch` and moves `fetch` to the
   // frontend's next free cycle. False on a runtime error.
   // kSelect: called by the context-selection loop (per-context accounting, any context).
-  template <bool kSelect>
+  // kTrace: may report to the execution listener.
+  template <bool kSelect, bool kTrace>
   bool step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
+  // Called when the tick (cycle, functional mode: fetch count) passes watch_.next_check: the run
+  // limit, the stop check and the endless-loop check (packet_engine_watch.cpp). False with the
+  // error set when the packet must end.
+  bool watch_point(Context& x, Cycle tick, std::string* error);
+  bool same_as_snapshot() const;
+  std::string endless_loop_cause(const Context& x, Cycle tick) const;
+  std::uint64_t effects() const;
+  void rearm(Cycle tick);
+  template <bool kTrace>
   bool run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
                   std::string* error);
   bool run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
@@ -186,6 +208,33 @@ class PacketEngine {
   std::uint64_t capture_first_ = 0, capture_count_ = 0;
   std::vector<ThreadRegisters> captured_;
   StallListener* stall_listener_ = nullptr;
+  ExecListener* exec_listener_ = nullptr;
+  std::function<bool()> stop_check_;
+  bool stopped_ = false;
+  std::uint64_t rounds_started_ = 0;
+  // Endless-loop check (README "Endless loops"): every `interval` ticks a snapshot of every
+  // context's architectural state is taken at the selected context's PC; for the next interval/16
+  // ticks each time that context is back at that PC its state is compared with the snapshot. Equal
+  // state with no store and no global access in between repeats forever.
+  struct Watch {
+    Cycle next_check = 0;   // step() calls watch_point() once the tick passes this
+    Cycle interval = 0;
+    bool armed = false;
+    Cycle armed_at = 0, until = 0;
+    int context = 0;
+    std::uint64_t pc = 0;
+    std::uint64_t effects = 0;
+    std::int64_t fetched_at = 0;
+    struct Saved {  // one context
+      ControlUnit::Saved control;
+      std::vector<std::uint64_t> regs;
+      std::vector<std::uint8_t> preds;
+      std::uint64_t round = 0;
+      bool active = false;
+    };
+    std::vector<Saved> saved;  // kept across packets: saving reuses the memory
+  } watch_;
+  std::int64_t fetched_now_ = 0;  // fetched count at the last watch point (for the message)
 };
 
 }  // namespace par::core

@@ -15,15 +15,17 @@ using sckit::current_time;
 using sckit::time_from_value;
 
 ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
-                 RunMode mode, sc_time clock_period, sc_time quantum)
+                 RunMode mode, int functional_width, sc_time clock_period, sc_time quantum)
     : sc_module(name),
       ctrl("ctrl"),
       mem("mem"),
+      irq("irq"),
       cfg_(cfg),
       period_(clock_period),
       quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
-      engine_(this->name(), cfg, program, local_, this, mode) {
+      engine_(this->name(), cfg, program, local_, this, mode, functional_width),
+      program_(program) {
   if (period_.value() > 1) {
     period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
     period_limit_ = ~sc_dt::uint64{0} / period_.value();
@@ -39,6 +41,7 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
 void ParCore::run_thread() {
   for (;;) {
     sc_core::wait(start_);
+    irq.write(false);
     CoreStats& stats = running_;
     stats = CoreStats();
     Packet packet;
@@ -49,14 +52,22 @@ void ParCore::run_thread() {
     std::string error;
     packet_start_ = sc_core::sc_time_stamp();
     if (trace_ != nullptr) trace_->begin_packet(to_ps_(packet_start_), to_ps_(period_));
+    if (exec_trace_ != nullptr)
+      exec_trace_->begin_packet(packet_start_.value() / period_.value(), to_ps_(packet_start_), to_ps_(period_));
     in_engine_ = true;
     last_ok_ = engine_.run(packet, stats, &error);
     in_engine_ = false;
     const auto& regs = engine_.captured_registers();
     captured_.insert(captured_.end(), regs.begin(), regs.end());
-    if (!last_ok_ && error_.empty()) error_ = error;
     per_packet_.push_back(stats);
     total_.accumulate(stats);
+    if (!last_ok_ && engine_.stopped()) {  // not an error: the run ends here
+      stopped_ = true;
+      in_engine_ = false;
+      sc_core::sc_stop();
+      return;
+    }
+    if (!last_ok_ && error_.empty()) error_ = error;
     // The packet occupied the core for its execution time (part of which the core may already
     // have spent synchronising).
     const sc_time end = at_cycle(stats.cycles);
@@ -64,8 +75,10 @@ void ParCore::run_thread() {
     if (trace_ != nullptr)
       trace_->end_packet(to_ps_(sc_core::sc_time_stamp()), packet.threads, packet.first_thread, packet.start,
                          last_ok_);
+    // A packet that took no simulated time: let the line fall first, so that it rises again.
+    if (irq.read()) sc_core::wait(sc_core::SC_ZERO_TIME);
     busy_ = false;
-    done_.notify(sc_core::SC_ZERO_TIME);
+    irq.write(true);
   }
 }
 
@@ -76,6 +89,13 @@ void ParCore::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
     if (!trace_->enabled()) trace_.reset();  // no selected signal and no timeline
   }
   engine_.set_stall_listener(trace_.get());
+}
+
+void ParCore::set_exec_trace(trace::ExecTrace* exec) {
+  exec_trace_.reset();
+  if (exec != nullptr && exec->wants_core(basename()))
+    exec_trace_ = std::make_unique<CoreExecTrace>(*exec, basename(), program_);
+  engine_.set_exec_listener(exec_trace_.get());
 }
 
 std::int64_t ParCore::threads_started() const { return total_.threads + (in_engine_ ? running_.threads : 0); }
@@ -93,30 +113,37 @@ std::string ParCore::pending_work() const {
 }
 
 void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  tx.set_response_status(ctrl_access(tx, delay));
+}
+
+tlm::tlm_response_status ParCore::ctrl_access(tlm::tlm_generic_payload& tx, const sc_time& delay) {
   const std::uint64_t addr = tx.get_address();
-  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < tx.get_data_length()) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
+  const unsigned len = tx.get_data_length();
+  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < len) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  if (!tx.is_read() && !tx.is_write()) return tlm::TLM_OK_RESPONSE;  // TLM_IGNORE_COMMAND
+  if (len == 0 || len % 8 != 0 || addr % 8 != 0) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (addr < kCoreDescriptorEnd) {
+    if (len > kCoreDescriptorEnd - addr) return tlm::TLM_BURST_ERROR_RESPONSE;
+    auto* regs = reinterpret_cast<unsigned char*>(&staged_) + addr;
+    if (tx.is_write()) std::memcpy(regs, tx.get_data_ptr(), len);
+    else std::memcpy(tx.get_data_ptr(), regs, len);
+    return tlm::TLM_OK_RESPONSE;
   }
-  if (tx.is_read() && addr == kCtrlStatus && tx.get_data_length() == 8) {
-    const std::uint64_t status = failed() ? 2 : busy_ ? 1 : 0;
+  if (len != 8) return addr < kCoreRegSpaceEnd ? tlm::TLM_BURST_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (addr == kCoreRegStatus) {
+    if (tx.is_write()) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    const std::uint64_t status = busy_ ? kCoreStatusBusy : last_ok_ ? kCoreStatusIdle : kCoreStatusFailed;
     std::memcpy(tx.get_data_ptr(), &status, 8);
-    tx.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
+    return tlm::TLM_OK_RESPONSE;
   }
-  if (!tx.is_write() || addr != kCtrlLaunch || tx.get_data_length() != sizeof(PacketDescriptor)) {
-    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  // Launches are serialised: a second launcher waits until the core is free.
-  sc_core::wait(delay);
-  delay = sc_core::SC_ZERO_TIME;
-  while (busy_) sc_core::wait(done_);
+  if (addr != kCoreRegDoorbell) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (tx.is_read()) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  // One launch at a time: a DOORBELL while busy is refused (the scheduler tracks occupancy).
+  if (busy_) return tlm::TLM_GENERIC_ERROR_RESPONSE;
   busy_ = true;
-  std::memcpy(&pending_, tx.get_data_ptr(), sizeof pending_);
-  start_.notify(sc_core::SC_ZERO_TIME);
-  sc_core::wait(done_);
-  tx.set_response_status(last_ok_ ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+  pending_ = staged_;
+  start_.notify(delay);
+  return tlm::TLM_OK_RESPONSE;
 }
 
 bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len,

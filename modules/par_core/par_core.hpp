@@ -1,11 +1,13 @@
 // The PAR core as a SystemC module (docs/architecture.md "Blocks and sockets").
 //
 // One SC_THREAD per core advances the plain-C++ PacketEngine (no SystemC process per pipeline
-// stage). A packet is launched by a blocking TLM write of a PacketDescriptor to `ctrl`; the write
-// returns when the packet has completed, with TLM_GENERIC_ERROR_RESPONSE if it failed. Loads and
-// stores outside the local-memory window leave through `mem`.
+// stage). `ctrl` is a register target (par/core/core_registers.hpp): a descriptor block and a
+// DOORBELL that starts the packet and returns at once; the end of the packet is signalled on the
+// `irq` line, and STATUS says whether it failed. Loads and stores outside the local-memory window
+// leave through `mem`.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,11 +18,12 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "core_config.hpp"
+#include "core_exec_trace.hpp"
 #include "core_trace.hpp"
 #include "core_stats.hpp"
 #include "local_memory.hpp"
-#include "packet_descriptor.hpp"
 #include "packet_engine.hpp"
+#include "par/core/core_registers.hpp"
 #include "par/trace/sc_ps.hpp"
 #include "par/trace/timeline.hpp"
 #include "par/trace/vcd_writer.hpp"
@@ -31,12 +34,16 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
  public:
   tlm_utils::simple_target_socket<ParCore> ctrl;
   tlm_utils::simple_initiator_socket<ParCore> mem;
+  // Completion line: low while a launch runs, high from its end until the next one starts (false
+  // before the first). Bind it to an sc_signal<bool> that the scheduler watches.
+  sc_core::sc_out<bool> irq;
 
   // `program` is the shared, already decoded instruction memory (it outlives the module).
+  // `functional_width`: threads run side by side in functional mode (run.functional_width).
   // `quantum`: how far the core may run ahead of the SystemC time before it synchronises (loosely
   // timed; smaller quanta interleave the cores' memory traffic more exactly, at some speed cost).
   ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const LoadedProgram& program,
-          RunMode mode, sc_core::sc_time clock_period, sc_core::sc_time quantum);
+          RunMode mode, int functional_width, sc_core::sc_time clock_period, sc_core::sc_time quantum);
 
   LocalMemory& local_memory() { return local_; }
   const CoreStats& total_stats() const { return total_; }
@@ -55,10 +62,21 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   // platform's "core<i>"); VCD <name>.busy and <name>.stall. Call before sc_start; null pointers
   // (the default) record nothing and cost the core one test per counted stall.
   void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
+  // Execution trace (ip/trace ExecTrace): every executed instruction of this core, unless the
+  // trace's core patterns leave it out. Call before sc_start; null (the default) records nothing.
+  void set_exec_trace(trace::ExecTrace* exec);
+  // Polled inside a running packet (PacketEngine::set_stop_check): when it returns true the packet
+  // stops where it is, its work so far enters the statistics, the core reports no error and calls
+  // sc_stop(). The platform uses it for Ctrl-C and the host-time limit.
+  void set_stop_check(std::function<bool()> check) { engine_.set_stop_check(std::move(check)); }
+  bool stopped() const { return stopped_; }
 
  private:
   void run_thread();
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // The response to a `ctrl` access (README.md "Launch protocol"); the DOORBELL starts the packet
+  // `delay` after the call.
+  tlm::tlm_response_status ctrl_access(tlm::tlm_generic_payload& tx, const sc_core::sc_time& delay);
   bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
                 Cycle cycle, Cycle& done, std::string& error) override;
   void reached(Cycle cycle) override;
@@ -82,12 +100,14 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   sc_core::sc_time packet_start_;
   LocalMemory local_;
   PacketEngine engine_;
-  sc_core::sc_event start_, done_;
+  sc_core::sc_event start_;
   bool busy_ = false;
   bool in_engine_ = false;
   CoreStats running_;  // the statistics of the packet being run
-  PacketDescriptor pending_;
+  PacketDescriptor staged_;   // the descriptor registers
+  PacketDescriptor pending_;  // the launch started by the last DOORBELL
   bool last_ok_ = true;
+  bool stopped_ = false;
   std::string error_;
   CoreStats total_;
   std::vector<CoreStats> per_packet_;
@@ -95,6 +115,8 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   tlm::tlm_generic_payload mem_payload_;
   bool in_memory_access_ = false;  // mem_payload_ is in flight on `mem`
   std::unique_ptr<CoreTrace> trace_;  // null when tracing is off
+  const LoadedProgram& program_;
+  std::unique_ptr<CoreExecTrace> exec_trace_;  // null when this core is not in the execution trace
   trace::ScToPs to_ps_;
 };
 

@@ -1,15 +1,30 @@
 #include "program_runner.hpp"
 
 #include <cstring>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 
 #include "par/isa/assembler.hpp"
 
 namespace par::core {
 
+namespace {
+// Reads outside the local-memory window would read past its mapping.
+void check_window(const LocalMemory* memory, std::uint64_t addr, std::uint64_t bytes) {
+  if (memory == nullptr) throw std::out_of_range("ProgramRun::read: the run has no memory (it failed before loading)");
+  if (memory->contains(addr, bytes)) return;
+  std::ostringstream os;
+  os << "ProgramRun::read: " << bytes << " bytes at 0x" << std::hex << addr << " are not all in the local memory [0x"
+     << memory->base() << ", 0x" << memory->base() + memory->size() << ")";
+  throw std::out_of_range(os.str());
+}
+}  // namespace
+
 std::vector<std::uint64_t> ProgramRun::read(std::uint64_t addr, std::size_t count, int size) const {
   std::vector<std::uint64_t> out(count, 0);
   for (std::size_t i = 0; i < count; ++i) {
+    check_window(memory.get(), addr + i * static_cast<std::uint64_t>(size), static_cast<std::uint64_t>(size));
     std::uint8_t bytes[8] = {};
     memory->read_block(addr + i * static_cast<std::uint64_t>(size), bytes, static_cast<std::size_t>(size));
     std::memcpy(&out[i], bytes, static_cast<std::size_t>(size));
@@ -27,6 +42,7 @@ std::vector<double> ProgramRun::read_f64(std::uint64_t addr, std::size_t count) 
 std::vector<float> ProgramRun::read_f32(std::uint64_t addr, std::size_t count, int stride) const {
   std::vector<float> out(count);
   for (std::size_t i = 0; i < count; ++i) {
+    check_window(memory.get(), addr + i * static_cast<std::uint64_t>(stride), 4);
     std::uint8_t bytes[4];
     memory->read_block(addr + i * static_cast<std::uint64_t>(stride), bytes, 4);
     std::memcpy(&out[i], bytes, 4);
@@ -65,12 +81,19 @@ ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const
   }
   std::unique_ptr<LoadedProgram> loaded = LoadedProgram::load(program, cfg, &run.error);
   if (!loaded) return run;
-  run.memory = std::make_unique<LocalMemory>(cfg.local_mem_base, cfg.local_mem_size);
+  try {
+    run.memory = std::make_unique<LocalMemory>(cfg.local_mem_base, cfg.local_mem_size);
+  } catch (const std::bad_alloc&) {
+    run.error = "the host cannot provide " + std::to_string(cfg.local_mem_size) +
+                " bytes of local memory (core.local_mem_size)";
+    return run;
+  }
   if (!load_data(program, *run.memory, &run.error)) return run;
 
   PacketEngine engine("core0", cfg, *loaded, *run.memory, nullptr, options.mode, options.functional_width);
   if (options.capture_count > 0) engine.capture_registers(options.capture_first, options.capture_count);
   engine.set_stall_listener(options.stall_listener);
+  engine.set_exec_listener(options.exec_listener);
   if (options.always_select_contexts) engine.always_select_contexts();
   Packet packet;
   packet.start = program.start;

@@ -24,7 +24,8 @@ struct ProgramRun {
   std::unique_ptr<LocalMemory> memory;   // final memory contents
   std::vector<ThreadRegisters> registers;  // captured final registers (if asked for)
 
-  // Reads `count` little-endian values of `size` bytes from the final memory.
+  // Reads `count` little-endian values of `size` bytes from the final memory; throws
+  // std::out_of_range for bytes outside the local-memory window.
   std::vector<std::uint64_t> read(std::uint64_t addr, std::size_t count, int size = 8) const;
   std::vector<double> read_f64(std::uint64_t addr, std::size_t count) const;
   std::vector<float> read_f32(std::uint64_t addr, std::size_t count, int stride = 4) const;
@@ -36,6 +37,7 @@ struct RunOptions {
   std::uint64_t capture_first = 0;   // threads whose final registers are captured
   std::uint64_t capture_count = 0;
   StallListener* stall_listener = nullptr;  // told about every frontend stall (tracing, tests)
+  ExecListener* exec_listener = nullptr;    // told about every executed instruction (tracing, tests)
   // Runs the context-selection loop even for the plain core (tests: it must schedule the same).
   bool always_select_contexts = false;
 };

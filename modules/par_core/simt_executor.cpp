@@ -208,7 +208,10 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
   const u64 imm = static_cast<u64>(in.imm);
   const u64 align = static_cast<u64>(size) - 1;
   const u64 base = local_.base();
-  const u64 last_ok = local_.size() - static_cast<u64>(size);  // addr - base <= last_ok: in window
+  // addr - base <= last_ok: in the window. A window smaller than the access holds no address at
+  // all (its last_ok would wrap around to ~0 and let every address in).
+  const bool fits = local_.size() >= static_cast<u64>(size);
+  const u64 last_ok = fits ? local_.size() - static_cast<u64>(size) : 0;
   const std::uint8_t* q = q_;
   u64* addr = addr_.data();
   // Non-zero if some qualified slot is misaligned or outside the window. "Outside" is the borrow
@@ -233,7 +236,7 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
       bad |= (u64{0} - q[s]) & ((x & align) | outside(x));
     }
   }
-  const bool all_local = bad == 0;
+  const bool all_local = bad == 0 && fits;
   u64* d = st_.reg(in.rd);
   if (all_local) {
     local_access<kWrite>(in.op, d);
@@ -246,7 +249,7 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
     if (!q[s]) continue;
     const u64 x = addr[s];
     if (x & align) return MemoryFault{MemoryFault::Kind::Misaligned, s, x, size, kWrite};
-    if (x - base > last_ok) {
+    if (!fits || x - base > last_ok) {
       if (!global_path_) return MemoryFault{MemoryFault::Kind::Unmapped, s, x, size, kWrite};
       global_[s] = 1;
       has_global_ = true;
@@ -302,8 +305,15 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
 
   if (in.is_memory()) {
     has_global_ = false;
-    if (in.is_store()) return in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
-    return in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
+    std::optional<MemoryFault> fault;
+    if (in.is_store()) {
+      effects_ += q_count_ > 0;
+      fault = in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
+    } else {
+      fault = in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
+    }
+    effects_ += has_global_;
+    return fault;
   }
   const bool writes_p7 = (in.meta().flags & isa::kWritesP7) != 0;
   const bool imm_b = in.imm_form;

@@ -47,6 +47,9 @@ class SimtExecutor {
   // Qualified slots of the last memory instruction whose address lies outside the local window.
   bool has_global() const { return has_global_; }
   const std::uint8_t* global_slots() const { return global_.data(); }
+  // Memory instructions so far that stored for some thread or went to global memory (whose
+  // contents other agents may change): the endless-loop check needs an iteration without any.
+  std::uint64_t effects() const { return effects_; }
 
  private:
   template <bool kWritesP7, bool kImmB, class F>
@@ -64,6 +67,7 @@ class SimtExecutor {
   LocalMemory& local_;
   bool global_path_;
   bool has_global_ = false;
+  std::uint64_t effects_ = 0;
   std::vector<std::uint8_t> global_;
   const int S_;
   const std::uint8_t* q_ = nullptr;  // the mask itself when qp = p0, else qbuf_

@@ -3,6 +3,8 @@
 // Slot s = lane * T + thread slot (lane-major, like the thread index mapping of docs/isa.md §2.1).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +28,16 @@ class SlotState {
   const std::uint64_t* reg(int r) const { return &regs_[static_cast<std::size_t>(r) * slots_]; }
   std::uint8_t* pred(int p) { return &preds_[static_cast<std::size_t>(p) * slots_]; }
   const std::uint8_t* pred(int p) const { return &preds_[static_cast<std::size_t>(p) * slots_]; }
+
+  // Copies r0..r15 and p0..p7 of every slot (i0..i15 are fixed within a round) into `regs` and
+  // `preds`, reusing their memory; same_threads() compares with such a copy.
+  void save_threads(std::vector<std::uint64_t>& regs, std::vector<std::uint8_t>& preds) const {
+    regs.assign(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_));
+    preds = preds_;
+  }
+  bool same_threads(const std::vector<std::uint64_t>& regs, const std::vector<std::uint8_t>& preds) const {
+    return preds == preds_ && std::equal(regs.begin(), regs.end(), regs_.begin());
+  }
 
   // Packet start: i1..i15 are the packet's values for every slot.
   void set_inherited(const std::uint64_t (&values)[16]) {

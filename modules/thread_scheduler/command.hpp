@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "thread_scheduler_regs.hpp"
+#include "par/sched/scheduler_registers.hpp"
 
 namespace par::sched {
 
@@ -13,6 +13,7 @@ struct Command {
   std::int64_t threads = 0;     // N; thread indices 0..N-1; N <= 0 launches nothing
   std::uint64_t flag_addr = 0;  // completion flag address; 0 = no flag write
   std::uint64_t tag = 0;        // flag value (| kFlagErrorBit on failure)
+  std::uint64_t control = 0;    // kControl* bits
   std::uint64_t inherited[kInheritedCount] = {};  // i1..i15 at 1..15; [0] unused (i0)
 };
 

@@ -106,6 +106,12 @@ void DispatchLogic::share_done(std::uint64_t seq, std::size_t core, bool ok) {
 
 void DispatchLogic::fail(std::uint64_t seq) { packet(seq).failed = true; }
 
+void DispatchLogic::publish_failure(std::uint64_t seq) { publish_failure(packet(seq)); }
+
+void DispatchLogic::publish_failure(const Packet& p) {
+  if (p.failed && (failed_seq_ == 0 || p.seq < failed_seq_)) failed_seq_ = p.seq;
+}
+
 void DispatchLogic::finish(std::uint64_t seq) {
   Packet& p = packet(seq);
   if (p.state != State::Signalling)
@@ -113,18 +119,13 @@ void DispatchLogic::finish(std::uint64_t seq) {
   p.state = State::Finished;
   --outstanding_;
   ++completed_;
-  if (p.failed && (failed_seq_ == 0 || seq < failed_seq_)) failed_seq_ = seq;
+  publish_failure(p);
   while (!packets_.empty() && packets_.front().state == State::Finished) packets_.pop_front();
 }
 
 const Command& DispatchLogic::command(std::uint64_t seq) const { return packet(seq).cmd; }
 
 bool DispatchLogic::packet_failed(std::uint64_t seq) const { return packet(seq).failed; }
-
-bool DispatchLogic::finished_through(std::uint64_t seq) const {
-  const std::uint64_t first_unfinished = packets_.empty() ? submitted_ + 1 : packets_.front().seq;
-  return seq < first_unfinished;
-}
 
 std::uint64_t DispatchLogic::status() const {
   std::uint64_t s = 0;

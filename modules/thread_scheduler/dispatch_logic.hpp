@@ -19,7 +19,7 @@
 // - A packet with N <= 0 threads launches nothing and completes once every earlier packet has
 //   finished; nothing after it starts before that (with overlap it is a fence).
 // - STATUS.error and FAILED_SEQ (the lowest failed sequence number) are set when a failed packet
-//   finishes, and stay until clear_error().
+//   finishes, or earlier by publish_failure(), and stay until clear_error().
 #pragma once
 
 #include <cstddef>
@@ -64,6 +64,9 @@ class DispatchLogic {
   void share_done(std::uint64_t seq, std::size_t core, bool ok);
   // Marks an unfinished packet as failed (e.g. its completion flag could not be written).
   void fail(std::uint64_t seq);
+  // If packet `seq` has failed, STATUS.error and FAILED_SEQ show it from now on (at the latest
+  // when it finishes).
+  void publish_failure(std::uint64_t seq);
   // The completion of packet `seq` (returned by a Complete action) has been signalled.
   void finish(std::uint64_t seq);
 
@@ -81,10 +84,6 @@ class DispatchLogic {
   bool error() const { return failed_seq_ != 0; }
   std::uint64_t status() const;  // kStatus* bits
   void clear_error() { failed_seq_ = 0; }
-  // Every packet with a sequence number <= seq has finished (WAIT's condition).
-  bool finished_through(std::uint64_t seq) const;
-  // One of them failed since the last clear_error() (WAIT's error response).
-  bool failed_through(std::uint64_t seq) const { return failed_seq_ != 0 && failed_seq_ <= seq; }
 
  private:
   enum class State { Queued, Active, Signalling, Finished };
@@ -103,6 +102,7 @@ class DispatchLogic {
   bool has_work(const Packet& p) const;
   std::optional<Share> pick(Packet& p);
   Action launch(Packet& p, const Share& s);
+  void publish_failure(const Packet& p);
   Action complete(Packet& p);
 
   Policy policy_;

@@ -25,7 +25,7 @@ Decoded decode(std::uint64_t offset, std::uint64_t length, bool write) {
       {kRegDoorbell, Reg::Doorbell, true},     {kRegStatus, Reg::Status, false},
       {kRegSubmitted, Reg::Submitted, false},  {kRegCompleted, Reg::Completed, false},
       {kRegQueued, Reg::Queued, false},        {kRegFailedSeq, Reg::FailedSeq, false},
-      {kRegClearError, Reg::ClearError, true}, {kRegWait, Reg::Wait, false},
+      {kRegClearError, Reg::ClearError, true},
   };
   for (const Entry& e : kControl) {
     if (e.offset != offset) continue;
@@ -46,6 +46,7 @@ const std::uint64_t* StagingRegisters::word(std::uint64_t offset) const {
     case kRegThreads: return reinterpret_cast<const std::uint64_t*>(&staged_.threads);
     case kRegFlagAddr: return &staged_.flag_addr;
     case kRegTag: return &staged_.tag;
+    case kRegControl: return &staged_.control;
     default: break;
   }
   if (offset > kRegInheritedBase && offset < kStagingEnd) return &staged_.inherited[(offset - kRegInheritedBase) / 8];

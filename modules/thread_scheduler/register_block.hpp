@@ -17,7 +17,7 @@ enum class RegResult {
   CommandError,  // read of a write-only register or write of a read-only one
 };
 
-enum class Reg { Staging, Doorbell, Status, Submitted, Completed, Queued, FailedSeq, ClearError, Wait };
+enum class Reg { Staging, Doorbell, Status, Submitted, Completed, Queued, FailedSeq, ClearError };
 
 struct Decoded {
   RegResult result = RegResult::AddressError;
@@ -27,8 +27,9 @@ struct Decoded {
 // Where an access of `length` bytes at `offset` goes (README.md, "Access rules").
 Decoded decode(std::uint64_t offset, std::uint64_t length, bool write);
 
-// The staging block [0x000, 0x100): START, THREADS, FLAG_ADDR, TAG and I[1..15]. Reserved words
-// (0x020..0x078 and 0x080, the place of i0, which is never inherited) read as 0 and ignore writes.
+// The staging block [0x000, 0x100): START, THREADS, FLAG_ADDR, TAG, CONTROL and I[1..15]. Reserved
+// words (0x028..0x078 and 0x080, the place of i0, which is never inherited) read as 0 and ignore
+// writes.
 class StagingRegisters {
  public:
   // `offset`/`length` must have decoded as Reg::Staging.

@@ -21,12 +21,12 @@ SchedulerStats::SchedulerStats(simkit::StatGroup& g)
       empty_packets(g.counter("empty_packets", "packets", "Packets with THREADS <= 0 (nothing launched)")),
       threads_launched(g.counter("threads_launched", "threads", "Threads launched on the cores")),
       shares(g.counter("shares", "shares", "Shares (static) or chunks (dynamic) launched")),
-      queue_full_stalls(g.counter("queue_full_stalls", "doorbells",
-                                  "DOORBELL writes that waited because the queue was full")),
-      queue_full_ns(g.real("queue_full_ns", "ns", "Time DOORBELL writes waited for a queue entry")),
+      doorbells_refused(g.counter("doorbells_refused", "doorbells",
+                                  "DOORBELL writes refused because every queue entry was taken")),
       flag_writes(g.counter("flag_writes", "writes", "Completion-flag writes issued on `notify`")),
       flag_write_errors(g.counter("flag_write_errors", "writes",
                                   "Completion-flag writes that got an error response")),
+      interrupts(g.counter("interrupts", "interrupts", "Completion interrupts raised on `irq`")),
       packet_ns(g.real("packet_ns", "ns", "Sum over packets of the time from start to completion")),
       group_(g) {}
 

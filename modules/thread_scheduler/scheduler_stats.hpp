@@ -31,10 +31,10 @@ class SchedulerStats {
   simkit::Counter& empty_packets;
   simkit::Counter& threads_launched;
   simkit::Counter& shares;
-  simkit::Counter& queue_full_stalls;
-  simkit::Real& queue_full_ns;
+  simkit::Counter& doorbells_refused;
   simkit::Counter& flag_writes;
   simkit::Counter& flag_write_errors;
+  simkit::Counter& interrupts;
   simkit::Real& packet_ns;  // sum over packets of started -> finished
 
  private:

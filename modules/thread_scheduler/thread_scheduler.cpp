@@ -1,9 +1,10 @@
 #include "thread_scheduler.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
-#include "packet_descriptor.hpp"
+#include "par/core/core_registers.hpp"
 #include "par/sckit/payload.hpp"
 
 namespace par::sched {
@@ -24,6 +25,12 @@ tlm::tlm_response_status to_tlm(RegResult r) {
   return tlm::TLM_GENERIC_ERROR_RESPONSE;
 }
 
+std::string status_name(tlm::tlm_response_status status) {
+  tlm::tlm_generic_payload tx;
+  tx.set_response_status(status);
+  return tx.get_response_string();
+}
+
 // Exact for whole picoseconds (to_seconds() * 1e9 is not: 6 ns would give 5.999...).
 double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
 
@@ -39,7 +46,9 @@ ThreadScheduler::ThreadScheduler(sc_core::sc_module_name name, const SchedulerCo
     : sc_module(name),
       regs("regs"),
       cores("cores"),
+      core_irq("core_irq"),
       notify("notify"),
+      irq("irq"),
       cfg_(checked(cfg)),
       register_latency_(cfg_.register_latency_ns, SC_NS),
       dispatch_latency_(cfg_.dispatch_latency_ns, SC_NS),
@@ -48,12 +57,18 @@ ThreadScheduler::ThreadScheduler(sc_core::sc_module_name name, const SchedulerCo
   regs.register_b_transport(this, &ThreadScheduler::b_transport);
   regs.register_transport_dbg(this, &ThreadScheduler::transport_dbg);
   SC_HAS_PROCESS(ThreadScheduler);
-  SC_THREAD(dispatch_thread);
+  SC_THREAD(control_thread);
 }
 
 void ThreadScheduler::end_of_elaboration() {
   logic_ = std::make_unique<DispatchLogic>(cfg_, cores.size());
+  if (static_cast<std::size_t>(core_irq.size()) != cores.size())
+    throw std::invalid_argument(std::string(name()) + ": " + std::to_string(cores.size()) + " cores bound to `cores` but " +
+                                std::to_string(core_irq.size()) + " completion lines to `core_irq`");
   stats_.add_cores(cores.size());
+  running_.resize(cores.size());
+  inputs_ |= doorbell_rung_;
+  for (int c = 0; c < core_irq.size(); ++c) inputs_ |= core_irq[c]->posedge_event();
 }
 
 // --- tracing --------------------------------------------------------------------------------------
@@ -99,10 +114,14 @@ std::uint64_t ThreadScheduler::peek(std::uint64_t offset) const {
   }
   if (logic_ == nullptr) return 0;
   switch (d.reg) {
-    case Reg::Status: return logic_->status();
+    case Reg::Status: {
+      std::uint64_t status = logic_->status();
+      if (!doorbells_.empty()) status |= kStatusBusy;
+      if (logic_->outstanding() + doorbells_.size() >= cfg_.queue_depth) status |= kStatusQueueFull;
+      return status;
+    }
     case Reg::Submitted: return logic_->submitted();
-    case Reg::Completed:
-    case Reg::Wait: return logic_->completed();
+    case Reg::Completed: return logic_->completed();
     case Reg::Queued: return logic_->queued();
     case Reg::FailedSeq: return logic_->failed_seq();
     default: return 0;
@@ -136,61 +155,33 @@ void ThreadScheduler::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) 
     case Reg::Staging:
       if (tx.is_write()) staging_.write(address, data, length);
       else staging_.read(address, data, length);
-      delay += register_latency_;
       break;
-    case Reg::Doorbell:
-      doorbell(delay);
-      break;
-    case Reg::ClearError:
-      logic_->clear_error();
-      delay += register_latency_;
-      break;
-    case Reg::Wait: {
-      std::uint64_t value = 0;
-      status = wait_read(value, delay);
-      std::memcpy(data, &value, 8);
-      break;
-    }
+    case Reg::Doorbell: status = doorbell(delay); break;
+    case Reg::ClearError: logic_->clear_error(); break;
     default: {
       const std::uint64_t value = peek(address);
       std::memcpy(data, &value, 8);
-      delay += register_latency_;
       break;
     }
   }
+  delay += register_latency_;
   tx.set_response_status(status);
 }
 
-void ThreadScheduler::doorbell(sc_time& delay) {
-  // The command as staged when the doorbell arrives; it takes effect one register access later.
-  const Command cmd = staging_.command();
-  sc_core::wait(delay + register_latency_);
-  delay = SC_ZERO_TIME;
-  if (logic_->full()) {
-    ++stats_.queue_full_stalls;
-    const sc_time blocked = sc_core::sc_time_stamp();
-    while (logic_->full()) sc_core::wait(progress_);
-    stats_.queue_full_ns += ns(sc_core::sc_time_stamp() - blocked);
+tlm::tlm_response_status ThreadScheduler::doorbell(const sc_time& delay) {
+  // A queue entry is taken from the doorbell on: counting those not yet in effect, the queue
+  // cannot overflow (the host tracks its packets and rings only with an entry free).
+  if (logic_->outstanding() + doorbells_.size() >= cfg_.queue_depth) {
+    ++stats_.doorbells_refused;
+    return tlm::TLM_GENERIC_ERROR_RESPONSE;
   }
-  const std::uint64_t seq = logic_->submit(cmd);
-  PacketRecord r;
-  r.seq = seq;
-  r.start = cmd.start;
-  r.threads = cmd.threads;
-  r.submitted = sc_core::sc_time_stamp();
-  records_.push_back(r);
-  ++stats_.commands;
-  trace_pending();
-  wake_.notify(SC_ZERO_TIME);
-}
-
-tlm::tlm_response_status ThreadScheduler::wait_read(std::uint64_t& value, sc_time& delay) {
-  sc_core::wait(delay + register_latency_);
-  delay = SC_ZERO_TIME;
-  const std::uint64_t last = logic_->submitted();
-  while (!logic_->finished_through(last)) sc_core::wait(progress_);
-  value = logic_->completed();
-  return logic_->failed_through(last) ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE;
+  // The command as staged when the doorbell arrives; it takes effect one register access later.
+  const Doorbell b{sc_core::sc_time_stamp() + delay + register_latency_, staging_.command()};
+  auto it = doorbells_.end();
+  while (it != doorbells_.begin() && std::prev(it)->at > b.at) --it;
+  doorbells_.insert(it, b);
+  doorbell_rung_.notify(SC_ZERO_TIME);
+  return tlm::TLM_OK_RESPONSE;
 }
 
 unsigned int ThreadScheduler::transport_dbg(tlm::tlm_generic_payload& tx) {
@@ -207,91 +198,174 @@ unsigned int ThreadScheduler::transport_dbg(tlm::tlm_generic_payload& tx) {
     if (write) staging_.write(address, tx.get_data_ptr(), length);
     else staging_.read(address, tx.get_data_ptr(), length);
   } else {
-    const std::uint64_t value = peek(address);  // WAIT reads COMPLETED without blocking
+    const std::uint64_t value = peek(address);
     std::memcpy(tx.get_data_ptr(), &value, 8);
   }
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
   return length;
 }
 
-// --- dispatch -------------------------------------------------------------------------------------
+// --- the control process ----------------------------------------------------------------------------
 
-void ThreadScheduler::dispatch_thread() {
+void ThreadScheduler::control_thread() {
   for (;;) {
-    while (const std::optional<Action> a = logic_->next()) {
-      PacketRecord& r = records_.at(a->seq - 1);
-      const sc_time now = sc_core::sc_time_stamp();
-      if (a->kind == Action::Kind::Complete) {
-        if (r.shares == 0) r.started = now;  // THREADS <= 0
-        const std::uint64_t seq = a->seq;
-        completions_.run([this, seq] { signal_completion(seq); });
-        continue;
-      }
-      const Share share = a->share;
-      if (r.shares == 0) r.started = now;
-      ++r.shares;
-      r.threads_launched += share.threads;
-      ++stats_.shares;
-      stats_.threads_launched += static_cast<std::uint64_t>(share.threads);
-      if (launches_.enabled()) {
-        std::vector<bool>& used = cores_of_packet_[a->seq];
-        used.resize(logic_->cores());
-        used[share.core] = true;
-      }
-      CoreCounters& cc = stats_.core(share.core);
-      ++cc.shares;
-      cc.threads += static_cast<std::uint64_t>(share.threads);
-      // One descriptor at a time: the dispatcher is busy while it sends one.
-      if (dispatch_latency_ > SC_ZERO_TIME) sc_core::wait(dispatch_latency_);
-      const std::uint64_t seq = a->seq;
-      shares_.run([this, seq, share] { run_share(seq, share); });
+    accept_doorbells();
+    finish_due();
+    collect_core_completions();
+    const sc_time now = sc_core::sc_time_stamp();
+    if (sending_ && sending_->at <= now) {
+      const ShareRun s = *sending_;
+      sending_.reset();
+      start_share(s);
     }
-    sc_core::wait(wake_);
+    if (!sending_) dispatch();
+    sc_time next = sc_core::sc_max_time();
+    if (!doorbells_.empty()) next = doorbells_.front().at;
+    for (const Finishing& f : finishing_) next = std::min(next, f.at);
+    if (sending_) next = std::min(next, sending_->at);
+    if (next == sc_core::sc_max_time()) sc_core::wait(inputs_);
+    else sc_core::wait(next - now, inputs_);
   }
 }
 
-void ThreadScheduler::run_share(std::uint64_t seq, Share share) {
-  const Command& cmd = logic_->command(seq);
+void ThreadScheduler::accept_doorbells() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (!doorbells_.empty() && doorbells_.front().at <= now) {
+    const Command cmd = doorbells_.front().cmd;
+    doorbells_.pop_front();
+    const std::uint64_t seq = logic_->submit(cmd);
+    PacketRecord r;
+    r.seq = seq;
+    r.start = cmd.start;
+    r.threads = cmd.threads;
+    r.submitted = now;
+    records_.push_back(r);
+    ++stats_.commands;
+    trace_pending();
+  }
+}
+
+void ThreadScheduler::collect_core_completions() {
+  for (std::size_t c = 0; c < running_.size(); ++c) {
+    if (!running_[c] || !core_irq[static_cast<int>(c)]->read()) continue;
+    // The line may still be high from the core's previous launch: STATUS tells.
+    std::uint64_t status = core::kCoreStatusBusy;
+    const tlm::tlm_response_status r = core_access(c, tlm::TLM_READ_COMMAND, core::kCoreRegStatus, &status, 8);
+    if (r == tlm::TLM_OK_RESPONSE && status == core::kCoreStatusBusy) continue;
+    const ShareRun s = *running_[c];
+    running_[c].reset();
+    if (r != tlm::TLM_OK_RESPONSE) share_done(s, false, "STATUS read: " + status_name(r));
+    else share_done(s, status == core::kCoreStatusIdle, "the core reported a failure");
+  }
+}
+
+void ThreadScheduler::finish_due() {
+  const sc_time now = sc_core::sc_time_stamp();
+  // In the order the completions were started.
+  for (std::size_t i = 0; i < finishing_.size();) {
+    if (finishing_[i].at > now) {
+      ++i;
+      continue;
+    }
+    const std::uint64_t seq = finishing_[i].seq;
+    finishing_.erase(finishing_.begin() + static_cast<std::ptrdiff_t>(i));
+    finish(seq);
+  }
+}
+
+void ThreadScheduler::dispatch() {
+  while (!sending_) {
+    const std::optional<Action> a = logic_->next();
+    if (!a) return;
+    PacketRecord& r = records_.at(a->seq - 1);
+    const sc_time now = sc_core::sc_time_stamp();
+    if (a->kind == Action::Kind::Complete) {
+      if (r.shares == 0) r.started = now;  // THREADS <= 0
+      start_completion(a->seq);
+      continue;
+    }
+    const Share share = a->share;
+    if (r.shares == 0) r.started = now;
+    ++r.shares;
+    r.threads_launched += share.threads;
+    ++stats_.shares;
+    stats_.threads_launched += static_cast<std::uint64_t>(share.threads);
+    if (launches_.enabled()) {
+      std::vector<bool>& used = cores_of_packet_[a->seq];
+      used.resize(logic_->cores());
+      used[share.core] = true;
+    }
+    CoreCounters& cc = stats_.core(share.core);
+    ++cc.shares;
+    cc.threads += static_cast<std::uint64_t>(share.threads);
+    // One descriptor at a time: the dispatcher is busy while it sends one.
+    const ShareRun s{a->seq, share, now + dispatch_latency_};
+    if (dispatch_latency_ > SC_ZERO_TIME) sending_ = s;
+    else start_share(s);
+  }
+}
+
+tlm::tlm_response_status ThreadScheduler::core_access(std::size_t c, tlm::tlm_command cmd, std::uint64_t offset,
+                                                      void* data, unsigned length) {
+  tlm::tlm_generic_payload tx;
+  sckit::prepare_request(tx, cmd, offset, static_cast<unsigned char*>(data), length);
+  sc_time delay = SC_ZERO_TIME;
+  cores[static_cast<int>(c)]->b_transport(tx, delay);
+  return tx.get_response_status();
+}
+
+void ThreadScheduler::start_share(const ShareRun& s) {
+  const Command& cmd = logic_->command(s.seq);
   core::PacketDescriptor desc;
   desc.start = cmd.start;
-  desc.threads = share.threads;
-  desc.first_thread = share.first_thread;
+  desc.threads = s.share.threads;
+  desc.first_thread = s.share.first_thread;
   static_assert(sizeof desc.inherited == sizeof cmd.inherited, "i0..i15 in both");
   std::memcpy(desc.inherited, cmd.inherited, sizeof desc.inherited);
   desc.inherited[0] = 0;
-
-  tlm::tlm_generic_payload tx;
-  sckit::prepare_request(tx, tlm::TLM_WRITE_COMMAND, core::kCtrlLaunch, reinterpret_cast<unsigned char*>(&desc),
-                         sizeof desc);
-  const sc_time launched = sc_core::sc_time_stamp();
-  sc_time delay = SC_ZERO_TIME;
-  cores[static_cast<int>(share.core)]->b_transport(tx, delay);
-  if (delay > SC_ZERO_TIME) sc_core::wait(delay);
-  stats_.core(share.core).busy_ns += ns(sc_core::sc_time_stamp() - launched);
-
-  const bool ok = tx.is_response_ok();
-  if (!ok) {
-    const std::uint64_t last = share.first_thread + static_cast<std::uint64_t>(share.threads) - 1;
-    note_failure(records_.at(seq - 1), "threads " + std::to_string(share.first_thread) + ".." +
-                                           std::to_string(last) + " on core " + std::to_string(share.core) +
-                                           ": " + tx.get_response_string());
-  }
-  logic_->share_done(seq, share.core, ok);
-  wake_.notify(SC_ZERO_TIME);
+  std::uint64_t ring = 1;
+  tlm::tlm_response_status r = core_access(s.share.core, tlm::TLM_WRITE_COMMAND, core::kCoreRegStart, &desc, sizeof desc);
+  if (r == tlm::TLM_OK_RESPONSE) r = core_access(s.share.core, tlm::TLM_WRITE_COMMAND, core::kCoreRegDoorbell, &ring, 8);
+  ShareRun started = s;
+  started.at = sc_core::sc_time_stamp();
+  if (r == tlm::TLM_OK_RESPONSE) running_[s.share.core] = started;
+  else share_done(started, false, status_name(r));
 }
 
-void ThreadScheduler::signal_completion(std::uint64_t seq) {
-  records_.at(seq - 1).executed = sc_core::sc_time_stamp();
-  const Command cmd = logic_->command(seq);
-  if (cmd.flag_addr != 0) {
-    const std::uint64_t value = cmd.tag | (logic_->packet_failed(seq) ? kFlagErrorBit : 0);
-    const std::string why = write_flag(cmd.flag_addr, value);
-    if (!why.empty()) {
-      logic_->fail(seq);
-      note_failure(records_.at(seq - 1), why);
-    }
+void ThreadScheduler::share_done(const ShareRun& s, bool ok, const std::string& why) {
+  stats_.core(s.share.core).busy_ns += ns(sc_core::sc_time_stamp() - s.at);
+  if (!ok) {
+    const std::uint64_t last = s.share.first_thread + static_cast<std::uint64_t>(s.share.threads) - 1;
+    note_failure(records_.at(s.seq - 1), "threads " + std::to_string(s.share.first_thread) + ".." +
+                                             std::to_string(last) + " on core " + std::to_string(s.share.core) + ": " +
+                                             why);
   }
-  // Taken after the flag write: records_ may have grown (and moved) meanwhile.
+  logic_->share_done(s.seq, s.share.core, ok);
+}
+
+void ThreadScheduler::start_completion(std::uint64_t seq) {
+  const sc_time now = sc_core::sc_time_stamp();
+  records_.at(seq - 1).executed = now;
+  const Command& cmd = logic_->command(seq);
+  if (cmd.flag_addr == 0) {
+    finish(seq);
+    return;
+  }
+  const std::uint64_t value = cmd.tag | (logic_->packet_failed(seq) ? kFlagErrorBit : 0);
+  sc_time done = now;
+  const std::string why = write_flag(cmd.flag_addr, value, done);
+  if (!why.empty()) {
+    logic_->fail(seq);
+    note_failure(records_.at(seq - 1), why);
+  }
+  // The flag's data is in host memory from this call on (loosely timed): a host that sees it
+  // must also find a failure in STATUS.
+  logic_->publish_failure(seq);
+  finishing_.push_back({done, seq});
+}
+
+void ThreadScheduler::finish(std::uint64_t seq) {
+  const Command cmd = logic_->command(seq);
   PacketRecord& r = records_.at(seq - 1);
   const bool failed = logic_->packet_failed(seq);
   logic_->finish(seq);
@@ -304,17 +378,22 @@ void ThreadScheduler::signal_completion(std::uint64_t seq) {
   stats_.packet_ns += ns(r.finished - r.started);
   trace_packet(r);
   trace_pending();
-  progress_.notify(SC_ZERO_TIME);
-  wake_.notify(SC_ZERO_TIME);
+  // Counted in COMPLETED, then announced: a host woken by the interrupt finds it there.
+  if ((cmd.control & kControlInterrupt) != 0 && irq.size() > 0) {
+    const std::uint32_t data = (static_cast<std::uint32_t>(cmd.tag) & kInterruptTagMask) | (failed ? kInterruptFailedBit : 0);
+    irq->interrupt(data, SC_ZERO_TIME);
+    ++stats_.interrupts;
+  }
+  finished_.notify(SC_ZERO_TIME);
 }
 
-std::string ThreadScheduler::write_flag(std::uint64_t address, std::uint64_t value) {
+std::string ThreadScheduler::write_flag(std::uint64_t address, std::uint64_t value, sc_time& done) {
   if (notify.size() == 0) return "completion flag at " + hex(address) + " not written: `notify` is not bound";
   tlm::tlm_generic_payload tx;
   sckit::prepare_request(tx, tlm::TLM_WRITE_COMMAND, address, reinterpret_cast<unsigned char*>(&value), 8);
   sc_time delay = SC_ZERO_TIME;
   notify->b_transport(tx, delay);
-  if (delay > SC_ZERO_TIME) sc_core::wait(delay);
+  done = sc_core::sc_time_stamp() + delay;
   ++stats_.flag_writes;
   if (tx.is_response_ok()) return "";
   ++stats_.flag_write_errors;

@@ -3,18 +3,24 @@
 //
 //   host (over the link) --> regs      [registers, bounded packet queue]
 //                            cores[c] --> PAR core c `ctrl`  (one binding per core, core order)
+//   PAR core c `irq` line --> core_irq[c]                    (same order)
 //                            notify   --> device interconnect (completion-flag writes)
+//                            irq      --> the host's interrupt input (completion interrupts)
 //
-// The host stages a packet in the registers (thread_scheduler_regs.hpp) and rings DOORBELL; an
-// SC_THREAD dispatcher splits each packet into shares by the configured policy and launches each
-// share with a blocking write of a par::core::PacketDescriptor to its core, in a process of its
-// own (a WorkerPool reuses them), so the cores run concurrently. The decisions are DispatchLogic's (plain C++);
-// this class adds time, TLM and statistics.
+// The host stages a packet in the registers (par/sched/scheduler_registers.hpp) and rings
+// DOORBELL, which returns after the register latency. One SC_THREAD reacts to doorbells, to the
+// cores' completion lines and to its own timers: it splits each packet into shares by the
+// configured policy, starts each share with a descriptor write and a DOORBELL to its core (a
+// register access that returns at once, par/core/core_registers.hpp), and when a packet's last
+// share has ended writes its flag and raises its interrupt. No b_transport here waits. The
+// decisions are DispatchLogic's (plain C++); this class adds time, TLM and statistics.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +31,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "dispatch_logic.hpp"
+#include "par/sched/scheduler_registers.hpp"
+#include "par/sckit/interrupt.hpp"
 #include "par/simkit/stats.hpp"
 #include "par/trace/sc_ps.hpp"
 #include "par/trace/timeline.hpp"
@@ -32,8 +40,6 @@
 #include "register_block.hpp"
 #include "scheduler_config.hpp"
 #include "scheduler_stats.hpp"
-#include "thread_scheduler_regs.hpp"
-#include "worker_pool.hpp"
 
 namespace par::sched {
 
@@ -46,7 +52,7 @@ struct PacketRecord {
   unsigned shares = 0;                 // shares or chunks launched
   bool ok = true;
   std::string error;                   // why it failed ("" when ok)
-  sc_core::sc_time submitted;  // DOORBELL accepted
+  sc_core::sc_time submitted;  // DOORBELL in effect (its arrival + the register latency)
   sc_core::sc_time started;    // first share taken for dispatch (for THREADS <= 0: = executed)
   sc_core::sc_time executed;   // last share returned; completion signalling starts
   sc_core::sc_time finished;   // flag written, counted in COMPLETED
@@ -57,7 +63,11 @@ class ThreadScheduler : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ThreadScheduler> regs;
   tlm_utils::multi_passthrough_initiator_socket<ThreadScheduler> cores;
+  // The cores' completion lines (ParCore::irq), one binding per `cores` binding, in the same order.
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 0> core_irq;
   tlm_utils::simple_initiator_socket_optional<ThreadScheduler> notify;
+  // Completion interrupts (packets with CONTROL.interrupt); may stay unbound if none asks for one.
+  sckit::InterruptOut irq;
 
   // Throws std::invalid_argument with every message of cfg.validate() when it is invalid.
   ThreadScheduler(sc_core::sc_module_name name, const SchedulerConfig& cfg = SchedulerConfig());
@@ -71,10 +81,10 @@ class ThreadScheduler : public sc_core::sc_module {
   const std::vector<PacketRecord>& packet_records() const { return records_; }
   // The first failure ("" if none), e.g. "packet 2: threads 50..99 on core 1: TLM_GENERIC_ERROR_RESPONSE".
   const std::string& error() const { return first_error_; }
-  // No packet outstanding.
-  bool idle() const { return logic_ == nullptr || logic_->outstanding() == 0; }
+  // No packet outstanding (accepted doorbells included).
+  bool idle() const { return doorbells_.empty() && (logic_ == nullptr || logic_->outstanding() == 0); }
   // Notified (delta) whenever a packet finishes.
-  const sc_core::sc_event& completion_event() const { return progress_; }
+  const sc_core::sc_event& completion_event() const { return finished_; }
   // The value a read of a control/status register would return now, without time (e.g. kRegStatus).
   std::uint64_t peek(std::uint64_t offset) const;
   // Tracing (README.md "Tracing"): one `scheduler/launches` interval per packet and the VCD
@@ -82,17 +92,43 @@ class ThreadScheduler : public sc_core::sc_module {
   void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
 
  private:
+  // A doorbell that takes effect at `at` (its arrival + the register latency).
+  struct Doorbell {
+    sc_core::sc_time at;
+    Command cmd;
+  };
+  // A share on its way to a core (during the dispatch latency) or running there.
+  struct ShareRun {
+    std::uint64_t seq = 0;
+    Share share;
+    sc_core::sc_time at;  // when the descriptor reaches the core / when it was started
+  };
+  // A packet whose completion flag is being written; it finishes at `at`.
+  struct Finishing {
+    sc_core::sc_time at;
+    std::uint64_t seq = 0;
+  };
+
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
-  void doorbell(sc_core::sc_time& delay);
-  tlm::tlm_response_status wait_read(std::uint64_t& value, sc_core::sc_time& delay);
+  tlm::tlm_response_status doorbell(const sc_core::sc_time& delay);
 
-  void dispatch_thread();
-  void run_share(std::uint64_t seq, Share share);
-  void signal_completion(std::uint64_t seq);
-  // Writes the flag; returns "" or why it failed.
-  std::string write_flag(std::uint64_t address, std::uint64_t value);
+  // The one process: reacts to doorbells, core completions and its timers.
+  void control_thread();
+  void accept_doorbells();
+  void collect_core_completions();
+  void finish_due();
+  void dispatch();  // takes actions until the dispatcher is busy sending a descriptor or idle
+  void start_share(const ShareRun& s);
+  void share_done(const ShareRun& s, bool ok, const std::string& why);
+  void start_completion(std::uint64_t seq);
+  void finish(std::uint64_t seq);
+  // Reads or writes one register of core `c`; returns the response status.
+  tlm::tlm_response_status core_access(std::size_t c, tlm::tlm_command cmd, std::uint64_t offset, void* data,
+                                       unsigned length);
+  // Writes the flag; returns "" or why it failed; `done` = when the write has completed.
+  std::string write_flag(std::uint64_t address, std::uint64_t value, sc_core::sc_time& done);
   void note_failure(PacketRecord& r, const std::string& why);
   void trace_pending();
   void trace_packet(const PacketRecord& r);
@@ -106,10 +142,13 @@ class ThreadScheduler : public sc_core::sc_module {
   SchedulerStats stats_;
   std::vector<PacketRecord> records_;
   std::string first_error_;
-  sc_core::sc_event wake_;      // the dispatcher may have something to do
-  sc_core::sc_event progress_;  // a packet finished: queue entries and WAIT readers
-  WorkerPool shares_{"share"};            // run_share: one process per share in flight
-  WorkerPool completions_{"completion"};  // signal_completion (the flag write may wait)
+  std::deque<Doorbell> doorbells_;           // accepted, not yet in effect; in time order
+  std::optional<ShareRun> sending_;          // the descriptor being sent (dispatch latency)
+  std::vector<std::optional<ShareRun>> running_;  // per core: the share it runs
+  std::vector<Finishing> finishing_;         // packets whose flag write is under way
+  sc_core::sc_event doorbell_rung_;          // a doorbell was accepted: the process re-plans
+  sc_core::sc_event_or_list inputs_;         // doorbell_rung_ and every core's line
+  sc_core::sc_event finished_;               // a packet finished
 
   // Tracing; all null when off.
   trace::TrackRef launches_;

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "par/isa/assembler.hpp"
 #include "par/isa/disassembler.hpp"
 #include "par/isa/image.hpp"
+#include "par/plugin/crash_report.hpp"
 #include "par/simkit/options.hpp"
 #include "platform.hpp"
 #include "platform_options.hpp"
@@ -57,17 +59,61 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+const char* kWerrorHelp = "treat assembler warnings as errors (exit status 1)";
+
+// Prints the assembler's diagnostics; with `werror` its warnings are errors. Returns the program
+// when there was no error.
+std::optional<isa::Program> report_assembly(const isa::AssemblyResult& r, bool werror, std::ostream& err) {
+  bool failed = !r.ok();
+  for (isa::Diagnostic d : r.diagnostics) {
+    if (werror && d.severity == isa::Diagnostic::Severity::Warning) {
+      d.severity = isa::Diagnostic::Severity::Error;
+      d.message += " [--Werror]";
+      failed = true;
+    }
+    err << d.str() << '\n';
+  }
+  if (failed) return std::nullopt;
+  return r.program;
+}
+
 // Loads a program: a .bin image, or any other file as assembly source.
-std::optional<isa::Program> load_program(const std::string& path, std::ostream& err) {
+std::optional<isa::Program> load_program(const std::string& path, bool werror, std::ostream& err) {
   if (ends_with(path, ".bin")) {
     std::string error;
     auto p = isa::load_image(path, &error);
     if (!p) err << "parsys: " << error << '\n';
     return p;
   }
-  const isa::AssemblyResult r = isa::assemble_file(path);
-  for (const isa::Diagnostic& d : r.diagnostics) err << d.str() << '\n';
-  return r.program;
+  return report_assembly(isa::assemble_file(path), werror, err);
+}
+
+// The threads whose final registers --dump-regs asks for, checked before the run when the number of
+// threads is known: the packet of a .PAR file launched by parsys itself (not a host program).
+std::string check_register_request(const isa::Program& program, const platform::PlatformConfig& cfg,
+                                   const std::string& request, std::uint64_t first, std::uint64_t count) {
+  if (program.kind != isa::ProgramKind::Packet || !cfg.host_program.empty()) return "";
+  const auto threads = static_cast<std::uint64_t>(program.threads);
+  if (first < threads && count <= threads - first) return "";
+  return "--dump-regs '" + request + "': the packet has " + std::to_string(threads) + " threads" +
+         (threads > 0 ? " (0.." + std::to_string(threads - 1) + ")" : "");
+}
+
+// Final registers from every core (the scheduler spreads a packet's threads over the cores), in
+// thread order; a thread launched more than once (run.repeat) keeps the values of its last run.
+std::vector<core::ThreadRegisters> captured_registers(platform::Platform& plat) {
+  std::vector<core::ThreadRegisters> all;
+  for (int c = 0; c < plat.core_count(); ++c) {
+    const auto& regs = plat.core(c).captured_registers();
+    all.insert(all.end(), regs.begin(), regs.end());
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.thread < b.thread; });
+  std::vector<core::ThreadRegisters> last;
+  for (const core::ThreadRegisters& t : all) {
+    if (!last.empty() && last.back().thread == t.thread) last.back() = t;
+    else last.push_back(t);
+  }
+  return last;
 }
 
 // "FIRST[:COUNT]" of --dump-regs (COUNT 1 when left out).
@@ -170,7 +216,8 @@ bool parse_command_line(const std::vector<std::string>& raw_args, const po::opti
 int cmd_asm(const std::vector<std::string>& args) {
   po::options_description desc("asm options");
   desc.add_options()("help,h", po::bool_switch(), "print this help")(
-      "output,o", po::value<std::string>(), "binary image to write")("input", po::value<std::string>(), "source file");
+      "output,o", po::value<std::string>(), "binary image to write")("Werror", po::bool_switch(), kWerrorHelp)(
+      "input", po::value<std::string>(), "source file");
   po::positional_options_description pos;
   pos.add("input", 1);
   po::variables_map vm;
@@ -188,11 +235,11 @@ int cmd_asm(const std::vector<std::string>& args) {
     std::cerr << "parsys asm: expected 'parsys asm FILE.par -o FILE.bin'\n";
     return kUsage;
   }
-  const isa::AssemblyResult r = isa::assemble_file(vm["input"].as<std::string>());
-  for (const isa::Diagnostic& d : r.diagnostics) std::cerr << d.str() << '\n';
-  if (!r.ok()) return kFailed;
+  const std::optional<isa::Program> program =
+      report_assembly(isa::assemble_file(vm["input"].as<std::string>()), vm["Werror"].as<bool>(), std::cerr);
+  if (!program) return kFailed;
   std::string error;
-  if (!isa::save_image(*r.program, vm["output"].as<std::string>(), &error)) {
+  if (!isa::save_image(*program, vm["output"].as<std::string>(), &error)) {
     std::cerr << "parsys asm: " << error << '\n';
     return kFailed;
   }
@@ -227,7 +274,9 @@ int cmd_disasm(const std::vector<std::string>& args) {
     std::cerr << "parsys disasm: " << error << '\n';
     return kFailed;
   }
-  const std::string text = isa::disassemble_program(*program);
+  std::vector<std::string> problems;
+  const std::string text = isa::disassemble_program(*program, &problems);
+  for (const std::string& p : problems) std::cerr << "parsys disasm: warning: the listing does not assemble back: " << p << '\n';
   if (vm.count("output")) {
     std::ofstream f(vm["output"].as<std::string>());
     if (!(f << text)) {
@@ -267,13 +316,14 @@ int cmd_run(const std::vector<std::string>& args) {
       "trace-timeline", po::value<std::string>(), "write a Chrome/Perfetto timeline (JSON) of the run to FILE "
                                                   "(same as --trace.timeline)")(
       "vcd", po::value<std::string>(), "write a VCD waveform of the chosen signals to FILE (same as --trace.vcd)")(
-      "quiet,q", po::bool_switch(), "no report on standard output")(
+      "quiet,q", po::bool_switch(), "no report on standard output")("Werror", po::bool_switch(), kWerrorHelp)(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
   po::positional_options_description pos;
   pos.add("input", -1);
 
   CommandLine cl;
   if (!parse_command_line(args, command, pos, reg, cl, std::cerr)) return kUsage;
+  platform::install_report_handler(cl.vm["quiet"].as<bool>());
   if (cl.vm["help"].as<bool>()) {
     std::cout << "usage: parsys run FILE [options]\n\n" << command << "\nmodule options (INI section = prefix):\n";
     reg.help(std::cout);
@@ -323,8 +373,9 @@ int cmd_run(const std::vector<std::string>& args) {
     usage_error = true;
   }
   std::uint64_t reg_first = 0, reg_count = 0;
+  const std::string reg_request = cl.vm.count("dump-regs") ? cl.vm["dump-regs"].as<std::string>() : "";
   if (cl.vm.count("dump-regs")) {
-    const std::string t = cl.vm["dump-regs"].as<std::string>();
+    const std::string& t = reg_request;
     if (!parse_thread_range(t, reg_first, reg_count)) {
       std::cerr << "parsys: --dump-regs '" << t << "': expected FIRST[:COUNT]\n";
       usage_error = true;
@@ -337,7 +388,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (usage_error) return kUsage;
 
   const std::string input = inputs.front();
-  std::optional<isa::Program> program = load_program(input, std::cerr);
+  std::optional<isa::Program> program = load_program(input, cl.vm["Werror"].as<bool>(), std::cerr);
   if (!program) return kFailed;
   std::vector<platform::MemoryDump> dumps;
   if (cl.vm.count("dump-mem"))
@@ -351,6 +402,11 @@ int cmd_run(const std::vector<std::string>& args) {
       dumps.push_back(md);
     }
   if (usage_error) return kUsage;
+  if (reg_count > 0)
+    if (const std::string e = check_register_request(*program, cfg, reg_request, reg_first, reg_count); !e.empty()) {
+      std::cerr << "parsys: " << e << '\n';
+      return kUsage;
+    }
 
   platform::Platform plat(cfg, *program);
   if (!plat.ok()) {
@@ -378,7 +434,7 @@ int cmd_run(const std::vector<std::string>& args) {
       output_error = true;
     }
   if (output_error) return kFailed;
-  if (reg_count > 0) plat.core(0).capture_registers(reg_first, reg_count);
+  for (int c = 0; reg_count > 0 && c < plat.core_count(); ++c) plat.core(c).capture_registers(reg_first, reg_count);
   platform::RunLimits limits;
   limits.max_host_seconds = cfg.run.max_host_seconds;
   limits.progress = cfg.run.progress == platform::Progress::On ||
@@ -414,7 +470,7 @@ int cmd_run(const std::vector<std::string>& args) {
                             : program->kind == isa::ProgramKind::Master ? ".MASTER program of " + input
                                                                         : "driver launching the packet of " + input;
     summary.launches = &plat.launch_times();
-    if (plat.master() != nullptr) summary.host_log = plat.master()->log_text();
+    summary.host_log = plat.host_log();
   }
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
@@ -424,11 +480,21 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<tlmcheck::Violation> violations;
   if (!cfg.protocol_check.stop_on_violation) violations = plat.links().violations();
   for (const auto& v : violations) std::cerr << "parsys: " << v.message << '\n';
+  const std::vector<core::ThreadRegisters> registers = captured_registers(plat);
+  // A thread of the request that never ran (a host program's packets have fewer threads).
+  const bool registers_missing = ok && registers.size() < reg_count;
+  if (registers_missing)
+    std::cerr << "parsys: --dump-regs '" << reg_request << "': " << reg_count - registers.size() << " of the "
+              << reg_count << " threads did not run\n";
   // A run stopped early (Ctrl-C, host-time limit, deadlock) still reports what it gathered.
-  if (!cl.vm["quiet"].as<bool>() && (ok || plat.stopped_early())) {
-    platform::write_report(std::cout, summary);
-    if (out_dir.empty())
+  // Without an output directory the dumps go to standard output, after the report (-q leaves out
+  // only the report).
+  if (ok || plat.stopped_early()) {
+    if (!cl.vm["quiet"].as<bool>()) platform::write_report(std::cout, summary);
+    if (out_dir.empty()) {
       for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
+      platform::write_registers(std::cout, registers);
+    }
     std::cout.flush();
     if (!std::cout) {
       std::cerr << "parsys: cannot write the report to standard output\n";
@@ -437,7 +503,7 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (!out_dir.empty()) {
     const std::string e = platform::write_output_dir(out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(),
-                                                     dumps, core0.captured_registers());
+                                                     dumps, registers);
     if (!e.empty()) {
       std::cerr << "parsys: " << e << '\n';
       return kFailed;
@@ -447,25 +513,11 @@ int cmd_run(const std::vector<std::string>& args) {
                 << plat.stats().launches().size() << " launches (--run.launch_stats -1 keeps every one)\n";
   }
   if (plat.interrupted()) return kInterrupted;
+  if (registers_missing) return kUsage;
   return ok && violations.empty() ? kOk : kFailed;
 }
 
-}  // namespace
-
-// SystemC prints a copyright banner when its kernel starts unless this variable is set; parsys's
-// output is its report, so main() switches the banner off before handing over to SystemC.
-int main(int argc, char* argv[]) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
-}
-
-int sc_main(int argc, char* argv[]) {
-  if (argc < 2) {
-    std::cerr << kUsageText;
-    return kUsage;
-  }
-  const std::string command = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
+int run_command(const std::string& command, const std::vector<std::string>& args) {
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsageText << '\n';
     return cmd_run({"--help"});
@@ -479,4 +531,35 @@ int sc_main(int argc, char* argv[]) {
   if (command == "disasm") return cmd_disasm(args);
   std::cerr << "parsys: unknown command '" << command << "'\n\n" << kUsageText;
   return kUsage;
+}
+
+}  // namespace
+
+// SystemC prints a copyright banner when its kernel starts unless this variable is set; parsys's
+// output is its report, so main() switches the banner off before handing over to SystemC.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+// Every failure the commands foresee is a message and an exit status of their own; what is left
+// (the host running out of memory, a SystemC error during elaboration) ends here in one line on
+// stderr instead of SystemC's "uncaught exception" report on standard output.
+int sc_main(int argc, char* argv[]) {
+  platform::install_report_handler(false);
+  plugin::install_crash_reporter();
+  if (argc < 2) {
+    std::cerr << kUsageText;
+    return kUsage;
+  }
+  try {
+    return run_command(argv[1], std::vector<std::string>(argv + 2, argv + argc));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "parsys: the host ran out of memory\n";
+  } catch (const sc_core::sc_report& r) {
+    std::cerr << "parsys: SystemC error: " << r.get_msg_type() << ": " << r.get_msg() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "parsys: internal error: " << e.what() << '\n';
+  }
+  return kFailed;
 }

@@ -12,6 +12,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "report.hpp"
 #include "version.hpp"
 
 namespace par::platform {
@@ -140,15 +141,7 @@ std::string write_output_dir(const std::string& dir, const PlatformStats& stats,
   }
   if (!registers.empty()) {
     std::ostringstream f;
-    for (const core::ThreadRegisters& t : registers) {
-      f << "thread " << t.thread << '\n';
-      for (int r = 0; r < 16; ++r)
-        f << "  r" << r << " = 0x" << std::hex << std::setw(16) << std::setfill('0') << t.r[static_cast<std::size_t>(r)]
-          << std::dec << std::setfill(' ') << (r % 4 == 3 ? "\n" : "");
-      f << "  p0..p7 =";
-      for (int p = 0; p < 8; ++p) f << ' ' << static_cast<int>(t.p[static_cast<std::size_t>(p)]);
-      f << '\n';
-    }
+    write_registers(f, registers);
     files.emplace_back("registers.txt", f.str());
   }
   for (const auto& [name, text] : files)

@@ -1,7 +1,8 @@
 // Launches the packet of a .PAR program through the thread scheduler and stops the simulation
 // when it has completed: the stand-alone setting of the 2011 simulator, where no host program
-// runs. It programs the scheduler's registers as a host would (one staging burst, DOORBELL, a
-// blocking WAIT read), but from the device side, so no link time is involved.
+// runs. It programs the scheduler's registers as a host would (one staging burst, DOORBELL, then
+// it sleeps until the packet's completion interrupt arrives on `irq`), but from the device side,
+// so no link time is involved.
 #pragma once
 
 #include <cstdint>
@@ -10,13 +11,15 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "packet_descriptor.hpp"
+#include "par/core/core_registers.hpp"
+#include "par/sckit/interrupt.hpp"
 
 namespace par::platform {
 
 class PacketLauncher : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<PacketLauncher> out;
+  sckit::InterruptIn irq;  // bind the scheduler's `irq` here
 
   // Launches `packet` `repeat` times, each after the previous one completed, through the
   // scheduler registers at `scheduler_base`.

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 #include <iomanip>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 
@@ -40,6 +41,8 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   };
   timeline_ = trace::make_timeline(cfg_.trace);
   vcd_ = trace::make_vcd(cfg_.trace);
+  exec_trace_ = trace::make_exec_trace(cfg_.trace, program_.code_labels, timeline_.get(), &error_);
+  if (!error_.empty()) return;
   // With a timeline, a tap on the binding records every transaction on track process/thread.
   const auto bind_traced = [this, &bind](auto& initiator, auto& target, const std::string& process,
                                          const std::string& thread, const char* category) {
@@ -103,8 +106,14 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   if (cfg_.l1.enabled) l1_ = std::make_unique<l1::L1Caches>("l1", cfg_.l1, static_cast<unsigned>(cfg_.cores), period);
   for (int i = 0; i < cfg_.cores; ++i) {
-    cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
-                                                     cfg_.run.mode, period, quantum));
+    try {
+      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
+                                                       cfg_.run.mode, cfg_.run.functional_width, period, quantum));
+    } catch (const std::bad_alloc&) {
+      error_ = "core" + std::to_string(i) + ": the host cannot provide its " +
+               simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";
+      return;
+    }
     if (!l1_) {
       bind(cores_.back()->mem, bus_->in);
       continue;
@@ -155,18 +164,25 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     if (!error_.empty()) return;
   }
 
-  // The thread scheduler splits packets over the cores; its registers sit on the interconnect,
-  // its completion-flag writes go out through it.
+  // The thread scheduler splits packets over the cores: it writes their control registers and
+  // watches their completion lines. Its registers sit on the interconnect, its completion-flag
+  // writes go out through it; its completion interrupts go to the host (below).
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
   for (std::size_t i = 0; i < cores_.size(); ++i) {
-    if (!l1_) {
-      bind(scheduler_->cores, cores_[i]->ctrl);
-      continue;
+    core::ParCore& c = *cores_[i];
+    bind(scheduler_->cores, c.ctrl);
+    const std::string name = c.basename();
+    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_irq").c_str()));
+    c.irq.bind(*core_irqs_.back());
+    if (l1_) {
+      // The completion line passes through the core's L1, which writes back and empties itself
+      // before the scheduler sees the share end.
+      l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
+      l1.core_done.bind(*core_irqs_.back());
+      core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_l1_done").c_str()));
+      l1.done.bind(*core_irqs_.back());
     }
-    // Launches pass through the core's L1, which writes back and empties itself when one returns.
-    l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
-    bind(scheduler_->cores, l1.ctrl_in);
-    bind(l1.ctrl_out, cores_[i]->ctrl);
+    scheduler_->core_irq.bind(*core_irqs_.back());
   }
   bind(scheduler_->notify, bus_->in);
   error_ = attach(*bus_, scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
@@ -197,6 +213,7 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     if (!error_.empty()) return;
     bind(link_->dev_out, bus_->in);
     bind(link_->host_out, host_bus_->in);
+    scheduler_->irq.bind(link_->dev_irq);
   }
 
   // Data sections in the local window go to every core's local memory, the rest to global
@@ -236,13 +253,21 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
       host = std::make_unique<PacketHostProgram>(program_, cfg_.run.repeat);
     }
     try {
-      master_ = std::make_unique<master::MasterCore>("master", master_config(), program_, std::move(host));
+      master_ = std::make_unique<master::MasterCore>("master", cfg_.master, program_);
+      host_runtime_ = std::make_unique<runtime::HostRuntime>(master_->port(), runtime_config(), program_, master_->stats());
     } catch (const std::invalid_argument& e) {
       error_ = e.what();
       return;
     }
+    host_runtime_->set_diagnostics([this](std::uint64_t seq) { return device_diagnosis(seq); });
+    if (host) {
+      host_software_ = std::make_unique<runtime::HostProgramRunner>(std::move(host), *host_runtime_);
+      master_->set_host_software(*host_software_);
+    } else {
+      master_->set_packet_control(*host_runtime_);
+    }
     bind_traced(master_->bus, host_bus_->in, "host", "ops", "host");
-    master_->set_device_diagnostics([this](std::uint64_t seq) { return device_diagnosis(seq); });
+    link_->host_irq.bind(master_->irq);
     host_done_ = std::make_unique<StopOnEvent>("host_done", master_->finished_event());
   } else {
     // The stand-alone setting: the program's packet, written into the scheduler directly.
@@ -252,10 +277,14 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
     launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
     bind(launcher_->out, bus_->in);
+    scheduler_->irq.bind(launcher_->irq);
   }
 
   // Tracing hooks of the modules (null = off).
-  for (auto& c : cores_) c->set_trace(timeline_.get(), vcd_.get());
+  for (auto& c : cores_) {
+    c->set_trace(timeline_.get(), vcd_.get());
+    c->set_exec_trace(exec_trace_.get());
+  }
   scheduler_->set_trace(timeline_.get(), vcd_.get());
   if (link_) link_->set_trace(timeline_.get(), vcd_.get());
   if (dram_) dram_->set_trace(timeline_.get(), vcd_.get());
@@ -270,11 +299,9 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
 
 Platform::~Platform() = default;
 
-master::MasterConfig Platform::master_config() const {
-  master::MasterConfig m = cfg_.master;
-  m.scheduler_base = cfg_.scheduler_base;  // one place says where the scheduler is
-  // Unless given, the runtime's heap is the memory where the data lives, above the program's data,
-  // and the completion flag is the last word of host memory.
+runtime::RuntimeConfig Platform::runtime_config() const {
+  runtime::RuntimeConfig m = cfg_.runtime_config();
+  // Unless given, the runtime's heap is the memory where the data lives, above the program's data.
   if (m.heap_bytes == 0 && cfg_.memory != MemorySystem::Local) {
     const bool in_host = cfg_.memory == MemorySystem::Host;
     const std::uint64_t base = in_host ? cfg_.host_mem_base : cfg_.global_base;
@@ -285,7 +312,6 @@ master::MasterConfig Platform::master_config() const {
     m.heap_base = (used + 4095) / 4096 * 4096;
     m.heap_bytes = m.heap_base < base + bytes ? base + bytes - m.heap_base : 0;
   }
-  if (m.flag_addr == 0) m.flag_addr = cfg_.host_mem_base + cfg_.host_mem.resolved().capacity() - 64;
   return m;
 }
 
@@ -395,9 +421,9 @@ std::string Platform::pending_work() const {
     const std::string w = c->pending_work();
     if (!w.empty()) os << "\n  " << c->name() << ": " << w;
   }
-  if (launcher_ && !launcher_->done()) os << "\n  launcher: waiting for the packet to complete (scheduler WAIT register)";
+  if (launcher_ && !launcher_->done()) os << "\n  launcher: waiting for the packet's completion interrupt";
   if (master_ && !master_->finished()) {
-    const auto& l = master_->launches();
+    const auto& l = host_runtime_->launches();
     os << "\n  master: the host software has not ended";
     if (!l.empty() && !l.back().done) os << " (waiting for packet " << l.back().seq << ", " << l.back().kernel << ")";
   }
@@ -424,8 +450,8 @@ void Platform::close_stats() {
     previous_end = sample.end_ns;
     previous = sample.tracked;
     t.seq = sample.seq;
-    if (sample.seq >= 1 && sample.seq <= master_->launches().size()) {
-      const runtime::LaunchRecord& l = master_->launches()[sample.seq - 1];
+    if (sample.seq >= 1 && sample.seq <= host_runtime_->launches().size()) {
+      const runtime::LaunchRecord& l = host_runtime_->launches()[sample.seq - 1];
       t.kernel = l.kernel;
       t.threads = l.threads;
     }
@@ -446,6 +472,9 @@ std::vector<std::string> Platform::trace_warnings() const {
       w.push_back("trace.categories: no event of category '" + c + "' was recorded");
   if (vcd_)
     for (const std::string& p : vcd_->unmatched_patterns()) w.push_back("trace.signals: '" + p + "' matches no signal");
+  if (exec_trace_ && exec_trace_->dropped() > 0)
+    w.push_back("execution trace: trace.exec_max = " + std::to_string(exec_trace_->max_records()) + " records reached, " +
+                std::to_string(exec_trace_->dropped()) + " more not written");
   return w;
 }
 
@@ -453,11 +482,18 @@ std::string Platform::write_traces() {
   std::string e;
   if (timeline_ && !timeline_->write_json_file(cfg_.trace.timeline_file, &e)) return e;
   if (vcd_ && !vcd_->write_file(cfg_.trace.vcd_file, &e)) return e;
+  if (exec_trace_ && !exec_trace_->finish()) return "cannot write '" + cfg_.trace.exec_file + "'";
   return "";
 }
 
 bool Platform::run(const RunLimits& limits) {
   if (!ok()) return false;
+  const bool ok = run_to_end(limits);
+  if (!ok && stats_->end_status() == "completed") stats_->set_end("failed", error_);
+  return ok;
+}
+
+bool Platform::run_to_end(const RunLimits& limits) {
   // The end of the run is expected; do not report it as an event.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   // A model error (a protocol violation, a SystemC error) stops the run and is kept for the
@@ -476,7 +512,19 @@ bool Platform::run(const RunLimits& limits) {
     run_limits.on_window = [this](sc_core::sc_time end) {
       stats_->sample_window(end.to_default_time_units(), launches_done(*scheduler_));
     };
+    // Inside a packet that never returns to SystemC (functional mode) the cores poll the same
+    // Ctrl-C flag and host-time limit themselves.
+    RunStop requested = RunStop::Finished;
+    for (auto& c : cores_)
+      c->set_stop_check([&requested, &limits, start] {
+        if (interrupt_requested()) requested = RunStop::Interrupted;
+        else if (limits.max_host_seconds > 0 &&
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limits.max_host_seconds)
+          requested = RunStop::HostTimeLimit;
+        return requested != RunStop::Finished;
+      });
     stop = run_simulation(run_limits, [this] { return status_text(); }, std::cerr);
+    if (stop == RunStop::Finished) stop = requested;
   } catch (const sc_core::sc_report& r) {
     // A model error (a protocol violation, a SystemC error): the run cannot continue.
     error_ = r.get_msg();
@@ -514,14 +562,17 @@ bool Platform::run(const RunLimits& limits) {
     case RunStop::Finished: break;
     case RunStop::Starved:
       error_ = "deadlock: no module can make progress" + at + "; pending work:" + pending_work();
+      stats_->set_end("deadlock", error_);
       return false;
     case RunStop::Interrupted:
       interrupted_ = true;
       error_ = "interrupted" + at + "; the statistics cover the run so far";
+      stats_->set_end("interrupted", "Ctrl-C (SIGINT)" + at);
       return false;
     case RunStop::HostTimeLimit:
       error_ = "stopped after " + simkit::format_fixed(limits.max_host_seconds, 1) +
                " host seconds (--max-host-seconds)" + at + "; the statistics cover the run so far";
+      stats_->set_end("host_time_limit", error_);
       return false;
   }
   if (master_ && !master_->ok()) {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "dram.hpp"
+#include "host_program.hpp"
+#include "host_runtime.hpp"
 #include "ht_link.hpp"
 #include "interconnect.hpp"
 #include "l1_cache.hpp"
@@ -54,6 +56,8 @@ class Platform {
   dram::Dram* dram() { return dram_.get(); }
   ht::HtLink* link() { return link_.get(); }
   master::MasterCore* master() { return master_.get(); }
+  // The C++ host program's log (empty when the master core runs none).
+  std::string host_log() const { return host_software_ ? host_software_->log_text() : ""; }
   dram::Dram* host_memory() { return host_mem_.get(); }
   sched::ThreadScheduler& scheduler() { return *scheduler_; }
   const tlmcheck::CheckedBindings<>& links() const { return *links_; }
@@ -80,8 +84,9 @@ class Platform {
   std::string pending_work() const;  // for the deadlock message: one line per busy module
   std::vector<simkit::StatGroup*> module_stats();
   void close_stats();  // final window sample, run totals, launch times
+  bool run_to_end(const RunLimits& limits);  // run() before it records how the run ended
   std::string write_traces();  // the timeline and VCD files; an error message or ""
-  master::MasterConfig master_config() const;    // master.* completed from the platform
+  runtime::RuntimeConfig runtime_config() const;  // the host runtime's master.*, completed from the platform
   std::string device_diagnosis(std::uint64_t seq) const;  // why packet `seq` failed
 
   PlatformConfig cfg_;
@@ -91,6 +96,7 @@ class Platform {
   // Tracing (trace.timeline / trace.vcd): null when off. Taps record transactions on bindings.
   std::unique_ptr<trace::Timeline> timeline_;
   std::unique_ptr<trace::VcdWriter> vcd_;
+  std::unique_ptr<trace::ExecTrace> exec_trace_;
   std::vector<std::unique_ptr<trace::TransactionTap<>>> taps_;
   std::unique_ptr<interconnect::Interconnect> bus_;
   std::unique_ptr<l1::L1Caches> l1_;  // l1.enabled: between each core and bus_ (and its launches)
@@ -105,9 +111,12 @@ class Platform {
   std::shared_ptr<plugin::PluginLibrary> l2_bank_library_;  // loaded first (see the constructor)
   std::vector<std::unique_ptr<plugin::PluginTarget>> l2_bank_plugins_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
+  std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> core_irqs_;  // core i's `irq` -> scheduler
   std::unique_ptr<sched::ThreadScheduler> scheduler_;
   std::unique_ptr<PacketLauncher> launcher_;     // direct: the idealised launcher
-  std::unique_ptr<master::MasterCore> master_;   // full system: the host software
+  std::unique_ptr<master::MasterCore> master_;   // full system: the host CPU
+  std::unique_ptr<runtime::HostRuntime> host_runtime_;        // ... the runtime its software uses
+  std::unique_ptr<runtime::HostProgramRunner> host_software_;  // ... a C++ host program, if one runs
   std::unique_ptr<StopOnEvent> host_done_;
   std::unique_ptr<PlatformStats> stats_;
   std::unique_ptr<LaunchSampler> launch_sampler_;

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "thread_scheduler_regs.hpp"
+#include "par/sched/scheduler_registers.hpp"
 
 namespace par::platform {
 
@@ -110,7 +110,8 @@ std::vector<std::string> PlatformConfig::validate() const {
     for (const std::string& m : host_bus.validate("host_bus")) e.push_back(m);
     for (const std::string& m : ht.validate()) e.push_back(m);
     for (const std::string& m : master.validate()) e.push_back(m);
-    if (master.wait == runtime::WaitMode::Flag && scheduler.overlap_packets)
+    for (const std::string& m : runtime_config().validate()) e.push_back(m);
+    if (host_runtime.wait == runtime::WaitMode::Flag && scheduler.overlap_packets)
       e.push_back("master.wait: flag waits need packets to complete in order (scheduler.overlap_packets = false)");
     const dram::DramConfig h = host_mem.resolved();
     const std::vector<std::string> he = h.validate();
@@ -124,6 +125,15 @@ std::vector<std::string> PlatformConfig::validate() const {
   }
   check_address_map(windows, e);
   return e;
+}
+
+runtime::RuntimeConfig PlatformConfig::runtime_config() const {
+  runtime::RuntimeConfig r = host_runtime;
+  r.scheduler_base = scheduler_base;  // one place says where the scheduler is
+  r.queue_depth = scheduler.queue_depth;
+  r.issue_cycles = master.cpi;
+  if (r.flag_addr == 0) r.flag_addr = host_mem_base + host_mem.resolved().capacity() - 64;
+  return r;
 }
 
 }  // namespace par::platform

@@ -16,6 +16,7 @@
 #include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
 #include "par/trace/trace_config.hpp"
+#include "runtime_config.hpp"
 #include "scheduler_config.hpp"
 
 namespace par::platform {
@@ -63,7 +64,8 @@ struct PlatformConfig {
   interconnect::InterconnectConfig host_bus;
   ht::HtConfig ht;
   dram::DramConfig host_mem;
-  master::MasterConfig master;  // scheduler_base, heap and flag are completed by the platform  // a DRAM model of host memory (ddr-333 unless host_mem.preset says otherwise)
+  master::MasterConfig master;
+  runtime::RuntimeConfig host_runtime;  // master.* of the host runtime; completed by the platform (runtime_config())
   l1::L1Config l1;  // a private L1 data cache per core (off by default)
   l2::L2Config l2;
   dram::DramConfig dram;
@@ -78,6 +80,10 @@ struct PlatformConfig {
   PlatformConfig();
   std::vector<std::string> validate() const;
   bool full_system() const { return host == HostModel::Master; }
+  // The host runtime's configuration with what the platform decides: the scheduler's address and
+  // queue depth, the copy issue interval (master.cpi), and unless given the completion flag (the
+  // last 64 bytes of host memory). The heap is completed by the platform (it depends on the program).
+  runtime::RuntimeConfig runtime_config() const;
 };
 
 const char* to_string(MemorySystem m);

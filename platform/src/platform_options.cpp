@@ -10,6 +10,7 @@
 #include "par/plugin/plugin_options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
 #include "par/trace/trace_config.hpp"
+#include "runtime_config.hpp"
 #include "scheduler_config.hpp"
 
 namespace par::platform {
@@ -63,6 +64,7 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   interconnect::register_options(reg, cfg.host_bus, "host_bus", "Host interconnect");
   ht::register_options(reg, cfg.ht);
   master::register_options(reg, cfg.master);
+  runtime::register_options(reg, cfg.host_runtime);
   dram::register_options(reg, cfg.host_mem, "host_mem");
   plugin::register_options(reg, cfg.host_mem_model, "host_mem");
   core::register_options(reg, cfg.core);

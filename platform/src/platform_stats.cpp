@@ -92,6 +92,7 @@ simkit::Json PlatformStats::to_json() const {
   simkit::Json j = root_.to_json();
   j["launches"] = samples_json(launches_, "seq");
   j["windows"] = samples_json(windows_, "index");
+  j["end"] = {{"status", end_status_}, {"reason", end_reason_}};
   return j;
 }
 

@@ -45,6 +45,13 @@ class PlatformStats {
   void refresh(std::uint64_t launches_done);
   // At the end of the run: host time and simulated time.
   void finish(double host_seconds, double simulated_ns, std::uint64_t launches_done);
+  // How the run ended, written into stats.json as "end": {"status": ..., "reason": ...}:
+  // completed, failed, interrupted (Ctrl-C), host_time_limit, deadlock.
+  void set_end(std::string status, std::string reason) {
+    end_status_ = std::move(status);
+    end_reason_ = std::move(reason);
+  }
+  const std::string& end_status() const { return end_status_; }
 
   // A launch sample: the tree since the previous launch's completion (or the start); only the
   // tracked totals after run.launch_stats launches (bounds the size of stats.json).
@@ -76,6 +83,7 @@ class PlatformStats {
   simkit::StatSnapshot start_;  // the values before the first sample
   std::vector<const simkit::Stat*> tracked_;  // null: not in this platform
   std::int64_t launch_trees_ = 0;           // run.launch_stats (< 0: every launch)
+  std::string end_status_ = "completed", end_reason_;
   std::vector<StatsSample> launches_, windows_;
 };
 

@@ -308,4 +308,18 @@ void write_hex(std::ostream& os, const MemoryDump& d) {
   os << h.str() << '\n';
 }
 
+void write_registers(std::ostream& os, const std::vector<core::ThreadRegisters>& registers) {
+  std::ostringstream f;
+  for (const core::ThreadRegisters& t : registers) {
+    f << "thread " << t.thread << '\n';
+    for (int r = 0; r < 16; ++r)
+      f << "  r" << r << " = 0x" << std::hex << std::setw(16) << std::setfill('0') << t.r[static_cast<std::size_t>(r)]
+        << std::dec << std::setfill(' ') << (r % 4 == 3 ? "\n" : "");
+    f << "  p0..p7 =";
+    for (int p = 0; p < 8; ++p) f << ' ' << static_cast<int>(t.p[static_cast<std::size_t>(p)]);
+    f << '\n';
+  }
+  os << f.str();
+}
+
 }  // namespace par::platform

@@ -39,4 +39,7 @@ void write_report(std::ostream& os, const RunSummary& run);
 // A hex dump (16 bytes a line) for the terminal.
 void write_hex(std::ostream& os, const MemoryDump& dump);
 
+// Final registers, one block per thread (registers.txt, or the terminal without --out).
+void write_registers(std::ostream& os, const std::vector<core::ThreadRegisters>& registers);
+
 }  // namespace par::platform

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <iostream>
 #include <ostream>
 
 #include <systemc>
@@ -28,22 +29,49 @@ StopOnEvent::StopOnEvent(sc_core::sc_module_name name, const sc_core::sc_event& 
 }
 
 namespace {
-std::string& model_error_text() {
-  static std::string text;
-  return text;
+struct ReportState {
+  std::string first_error;
+  bool record_errors = false;  // install_model_error_recorder()
+  bool quiet = false;          // no warnings or infos
+};
+ReportState& report_state() {
+  static ReportState state;
+  return state;
 }
-void record_model_error(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
-  if (report.get_severity() == sc_core::SC_ERROR) {
-    if (model_error_text().empty()) model_error_text() = report.get_msg();
+const char* severity_name(sc_core::sc_severity s) {
+  switch (s) {
+    case sc_core::SC_INFO: return "info";
+    case sc_core::SC_WARNING: return "warning";
+    case sc_core::SC_ERROR: return "error";
+    default: return "fatal error";
+  }
+}
+void handle_report(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+  ReportState& state = report_state();
+  if (state.record_errors && report.get_severity() == sc_core::SC_ERROR) {
+    if (state.first_error.empty()) state.first_error = report.get_msg();
     sc_core::sc_stop();
     return;
   }
-  sc_core::sc_report_handler::default_handler(report, actions);
+  // SystemC's own handler prints to standard output, which carries the report: print here, on
+  // stderr, one line. A report that is thrown is printed by whoever catches it.
+  if ((actions & sc_core::SC_DISPLAY) != 0 && (actions & sc_core::SC_THROW) == 0 &&
+      (!state.quiet || report.get_severity() >= sc_core::SC_ERROR))
+    std::cerr << "parsys: SystemC " << severity_name(report.get_severity()) << ": " << report.get_msg_type() << ": "
+              << report.get_msg() << '\n';
+  sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
 }
 }  // namespace
 
-void install_model_error_recorder() { sc_core::sc_report_handler::set_handler(record_model_error); }
-const std::string& first_model_error() { return model_error_text(); }
+void install_report_handler(bool quiet) {
+  report_state().quiet = quiet;
+  sc_core::sc_report_handler::set_handler(handle_report);
+}
+void install_model_error_recorder() {
+  report_state().record_errors = true;
+  sc_core::sc_report_handler::set_handler(handle_report);
+}
+const std::string& first_model_error() { return report_state().first_error; }
 
 void install_interrupt_handler() { std::signal(SIGINT, on_interrupt); }
 

@@ -32,9 +32,14 @@ enum class RunStop {
 void install_interrupt_handler();
 bool interrupt_requested();
 
+// SystemC's reports (warnings such as W571, infos, errors) go to stderr as one line each, not to
+// standard output where SystemC's own handler would print them among the run's report; `quiet`
+// (parsys -q) leaves out warnings and infos. The settings are process-wide, like the Ctrl-C flag:
+// SystemC's report handler is a plain function.
+void install_report_handler(bool quiet);
+
 // Model errors (SC_REPORT_ERROR: a protocol violation, a SystemC error) stop the run and the first
-// one's message is kept, instead of an exception thrown across SystemC's coroutine stacks. Like
-// the Ctrl-C flag, the message is process-wide: SystemC's report handler is a plain function.
+// one's message is kept, instead of an exception thrown across SystemC's coroutine stacks.
 void install_model_error_recorder();
 const std::string& first_model_error();
 

@@ -24,6 +24,7 @@ struct Row {
   int T = 0;
   core::CoreStats s;
   kernels::PublishedRow pub;
+  double cycles_tolerance = 0;  // relative, the project's acceptance criterion for this row
 };
 
 double rel_error(double measured, double published) {
@@ -63,7 +64,8 @@ int main(int argc, char** argv) {
         std::cerr << "reproduce-parsim: " << k.name << " T=" << cfg.threads_per_lane << ": " << run.error << '\n';
         return 1;
       }
-      rows.push_back(Row{std::string(k.title), cfg.threads_per_lane, run.stats, k.published[t]});
+      rows.push_back(Row{std::string(k.title), cfg.threads_per_lane, run.stats, k.published[t],
+                         kernels::reproduction_tolerance(k, cfg.threads_per_lane)});
     }
   }
 
@@ -87,14 +89,15 @@ int main(int argc, char** argv) {
     std::ofstream f(csv_path);
     f << "benchmark,threads_per_lane,cycles,published_cycles,cycles_error,ipc,published_ipc,ipc_with_cmp,"
          "fpu_throughput,published_fpu_throughput,alu_utilization,published_alu_utilization,cmp_utilization,"
-         "published_cmp_utilization,ls_utilization,published_ls_utilization\n";
+         "published_cmp_utilization,ls_utilization,published_ls_utilization,cycles_tolerance\n";
     for (const Row& r : rows) {
       const core::CoreStats& s = r.s;
       f << r.bench << ',' << r.T << ',' << s.cycles << ',' << r.pub.cycles << ','
         << rel_error(static_cast<double>(s.cycles), static_cast<double>(r.pub.cycles)) << ',' << s.ipc() << ','
         << r.pub.ipc << ',' << s.ipc_with_cmp() << ',' << s.fpu_throughput() << ',' << r.pub.fpu_throughput << ','
         << s.utilization(Unit::Alu) << ',' << r.pub.alu_percent / 100 << ',' << s.utilization(Unit::Cmp) << ','
-        << r.pub.cmp_percent / 100 << ',' << s.utilization(Unit::Ls) << ',' << r.pub.ls_percent / 100 << '\n';
+        << r.pub.cmp_percent / 100 << ',' << s.utilization(Unit::Ls) << ',' << r.pub.ls_percent / 100 << ','
+        << r.cycles_tolerance << '\n';
     }
     if (!f) {
       std::cerr << "reproduce-parsim: cannot write " << csv_path << '\n';

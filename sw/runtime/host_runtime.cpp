@@ -4,7 +4,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "thread_scheduler_regs.hpp"
+#include "par/sched/scheduler_registers.hpp"
 
 namespace par::runtime {
 
@@ -31,31 +31,6 @@ std::string label_list(const std::map<std::string, std::uint64_t>& labels) {
 
 }  // namespace
 
-const char* to_string(WaitMode m) {
-  switch (m) {
-    case WaitMode::Register: return "register";
-    case WaitMode::Poll: return "poll";
-    case WaitMode::Flag: return "flag";
-  }
-  return "?";
-}
-
-std::vector<std::string> RuntimeConfig::validate() const {
-  std::vector<std::string> e;
-  if (scheduler_base % 8 != 0) e.push_back("master.scheduler_base: " + hex(scheduler_base) + " is not 8-byte aligned");
-  if (heap_base + heap_bytes < heap_base)
-    e.push_back("master.heap_bytes: the heap [master.heap_base, +heap_bytes) wraps around the address space");
-  if (!is_pow2(copy_chunk_bytes) || copy_chunk_bytes > (1u << 20))
-    e.push_back("master.copy_chunk_bytes: " + std::to_string(copy_chunk_bytes) + " is not a power of two in 1..1048576");
-  if (!(poll_ns > 0 && poll_ns <= 1e12)) e.push_back("master.poll_ns: must be in (0, 1e12]");
-  if (!(wait_limit_ns >= 0)) e.push_back("master.wait_limit_ns: must be >= 0");
-  if (wait == WaitMode::Flag) {
-    if (flag_addr == 0) e.push_back("master.flag_addr: must be set (a host-memory address) when master.wait = flag");
-    else if (flag_addr % 8 != 0) e.push_back("master.flag_addr: " + hex(flag_addr) + " is not 8-byte aligned");
-  }
-  return e;
-}
-
 std::uint64_t f64_bits(double v) {
   std::uint64_t b;
   std::memcpy(&b, &v, 8);
@@ -68,7 +43,9 @@ HostRuntime::Stats::Stats(simkit::StatGroup& g)
       wait_ns(g.real("wait_ns", "ns", "Time the host spent waiting for packets to complete")),
       polls(g.counter("polls", "reads", "Polling reads of COMPLETED or the completion flag")),
       copy_to_device_bytes(g.counter("copy_to_device_bytes", "bytes", "Bytes copied by copy_to_device")),
-      copy_from_device_bytes(g.counter("copy_from_device_bytes", "bytes", "Bytes copied by copy_from_device")) {}
+      copy_from_device_bytes(g.counter("copy_from_device_bytes", "bytes", "Bytes copied by copy_from_device")),
+      queue_full_waits(g.counter("queue_full_waits", "launches",
+                                 "Launches that first waited for a packet to complete (every scheduler queue entry taken)")) {}
 
 HostRuntime::HostRuntime(HostPort& port, const RuntimeConfig& cfg, const isa::Program& program,
                          simkit::StatGroup& stats)
@@ -217,6 +194,12 @@ Launch HostRuntime::launch(const Kernel& kernel, std::int64_t threads, const std
 Launch HostRuntime::launch(std::uint64_t start, std::int64_t threads, const std::array<std::uint64_t, 16>& inherited) {
   if (threads <= 0) return Launch{0};
   const sc_time begin = port_.now();
+  // A packet holds a scheduler queue entry until it has completed: with all of them taken by ours,
+  // the DOORBELL would be refused.
+  if (submitted_ - completed_through_ >= cfg_.queue_depth) {
+    ++stats_.queue_full_waits;
+    wait_through(submitted_ + 1 - cfg_.queue_depth);
+  }
   if (cfg_.wait == WaitMode::Flag && !flag_cleared_) {
     write(cfg_.flag_addr, 0);  // tags are sequence numbers from 1: a stale flag must not look done
     flag_cleared_ = true;
@@ -226,10 +209,9 @@ Launch HostRuntime::launch(std::uint64_t start, std::int64_t threads, const std:
   std::uint64_t block[sched::kStagingEnd / 8] = {};
   block[sched::kRegStart / 8] = start;
   block[sched::kRegThreads / 8] = static_cast<std::uint64_t>(threads);
-  if (cfg_.wait == WaitMode::Flag) {
-    block[sched::kRegFlagAddr / 8] = cfg_.flag_addr;
-    block[sched::kRegTag / 8] = seq;
-  }
+  if (cfg_.wait == WaitMode::Flag) block[sched::kRegFlagAddr / 8] = cfg_.flag_addr;
+  if (cfg_.wait == WaitMode::Interrupt) block[sched::kRegControl / 8] = sched::kControlInterrupt;
+  block[sched::kRegTag / 8] = cfg_.wait == WaitMode::Poll ? 0 : seq;
   for (unsigned i = 1; i < sched::kInheritedCount; ++i) block[sched::reg_inherited(i) / 8] = inherited[i];
   std::uint8_t bytes[sizeof block];
   std::memcpy(bytes, block, sizeof block);
@@ -287,15 +269,15 @@ void HostRuntime::wait_through(std::uint64_t target) {
   };
   bool failed = false;
   switch (cfg_.wait) {
-    case WaitMode::Register: {
-      std::uint8_t bytes[8] = {};
-      const AccessResult r = port_.transact(false, cfg_.scheduler_base + sched::kRegWait, bytes, 8, port_.now());
-      port_.wait_until(r.done);
-      if (!r.ok && r.error != "TLM_GENERIC_ERROR_RESPONSE")
-        throw RuntimeError("read of WAIT at " + hex(cfg_.scheduler_base + sched::kRegWait) + " failed: " + r.error);
-      failed = !r.ok;  // the scheduler's answer when a covered packet failed
+    case WaitMode::Interrupt:
+      // One interrupt per packet, in any order: when as many have come as packets up to target,
+      // those have completed (wait_through is called for everything submitted, or to free an entry).
+      while (interrupts_ < target) {
+        const sckit::Interrupt m = port_.wait_interrupt();
+        ++interrupts_;
+        failed = failed || (m.data & sched::kInterruptFailedBit) != 0;
+      }
       break;
-    }
     case WaitMode::Poll:
     case WaitMode::Flag: {
       const bool flag = cfg_.wait == WaitMode::Flag;

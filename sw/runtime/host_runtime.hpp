@@ -1,8 +1,9 @@
 // The API that host software uses to drive the PAR device (sw/runtime/README.md): allocate
 // device memory, copy to and from it, write inherited registers, launch packets through the
 // thread scheduler, wait for them and read their timing. Every operation is a timed transaction
-// on the master's bus (HostPort) or a time advance; nothing touches memory behind the
-// simulation's back.
+// on the master's bus (master::HostPort), an interrupt wait or a time advance; nothing touches
+// memory behind the simulation's back. It is also the master core's PacketControl: a .MASTER
+// program's par and sync are launch() and wait().
 //
 //   HostRuntime& rt = ...;                           // given to HostProgram::run
 //   DeviceBuffer x = rt.alloc(n * 8);
@@ -22,8 +23,9 @@
 
 #include <systemc>
 
-#include "host_port.hpp"
 #include "par/isa/program.hpp"
+#include "par/master/host_port.hpp"
+#include "par/master/packet_control.hpp"
 #include "par/simkit/stats.hpp"
 #include "runtime_config.hpp"
 
@@ -84,10 +86,13 @@ using DeviceDiagnostics = std::function<std::string(std::uint64_t seq)>;
 // binary64 bit pattern, for inherited registers that carry doubles.
 std::uint64_t f64_bits(double v);
 
-class HostRuntime {
+using master::AccessResult;
+using master::HostPort;
+
+class HostRuntime : public master::PacketControl {
  public:
-  // `stats` receives the runtime's counters (launches, waits, wait_ns, copy bytes, polls).
-  // Throws std::invalid_argument when cfg is invalid.
+  // `stats` receives the runtime's counters (launches, waits, wait_ns, copy bytes, polls,
+  // queue_full_waits). Throws std::invalid_argument when cfg is invalid.
   HostRuntime(HostPort& port, const RuntimeConfig& cfg, const isa::Program& program, simkit::StatGroup& stats);
 
   const isa::Program& program() const { return program_; }
@@ -116,9 +121,10 @@ class HostRuntime {
   std::uint64_t symbol(const std::string& data_label) const;
 
   // --- packets ---------------------------------------------------------------------------------
-  // Stages START, THREADS, FLAG_ADDR, TAG and I1..I15 in one 256-byte write, then rings DOORBELL
-  // (which blocks while the scheduler's queue is full). `inherited` lists i1, i2, ... (at most
-  // 15; the rest are 0). threads <= 0 launches nothing (docs/isa.md §7.8) and returns Launch{0}.
+  // Stages START, THREADS, FLAG_ADDR, TAG, CONTROL and I1..I15 in one 256-byte write, then rings
+  // DOORBELL. With every queue entry of the scheduler taken by its packets, it first waits for one
+  // of them to complete (as wait() does). `inherited` lists i1, i2, ... (at most 15; the rest are
+  // 0). threads <= 0 launches nothing (docs/isa.md §7.8) and returns Launch{0}.
   Launch launch(const Kernel& kernel, std::int64_t threads, std::initializer_list<std::uint64_t> inherited = {});
   // i1..i15 at index 1..15 (index 0 is ignored).
   Launch launch(const Kernel& kernel, std::int64_t threads, const std::array<std::uint64_t, 16>& inherited);
@@ -128,9 +134,15 @@ class HostRuntime {
   // FAILED_SEQ and writing CLEAR_ERROR) if one of them failed.
   void wait();
   // Waits until `launch` (and every earlier one) has completed; may also wait for later ones
-  // (the scheduler's WAIT covers everything submitted). Returns at once if it is known complete.
+  // (a wait covers everything submitted). Returns at once if it is known complete.
   void wait(const Launch& launch);
   bool outstanding() const { return completed_through_ < submitted_; }
+
+  // PacketControl: a .MASTER program's `par` (threads > 0) and `sync`.
+  void par(std::uint64_t start, std::int64_t threads, const std::array<std::uint64_t, 16>& inherited) override {
+    launch(start, threads, inherited);
+  }
+  void sync() override { wait(); }
 
   LaunchTiming timing(const Launch& launch) const;
   const std::vector<LaunchRecord>& launches() const { return records_; }
@@ -148,6 +160,7 @@ class HostRuntime {
     simkit::Counter& polls;
     simkit::Counter& copy_to_device_bytes;
     simkit::Counter& copy_from_device_bytes;
+    simkit::Counter& queue_full_waits;
   };
   void copy(bool to_device, std::uint64_t device, std::uint8_t* host, std::uint64_t bytes);
   AccessResult access(bool write, std::uint64_t address, std::uint8_t* data, unsigned length);
@@ -166,6 +179,7 @@ class HostRuntime {
   std::uint64_t heap_next_ = 0;
   std::uint64_t submitted_ = 0;          // our packets so far (= the last sequence number)
   std::uint64_t completed_through_ = 0;  // every packet up to this one has completed
+  std::uint64_t interrupts_ = 0;         // completion interrupts received (WaitMode::Interrupt)
   bool flag_cleared_ = false;
   std::vector<LaunchRecord> records_;    // index = seq - 1
 };

@@ -5,13 +5,13 @@
 #include <sstream>
 #include <string>
 
+#include "par/isa/assembler.hpp"
+#include "par/isa/image.hpp"
 #include "par/simkit/options.hpp"
 #include "platform_options.hpp"
 #include "program_runner.hpp"
 #include "../support/parsys_cli.hpp"
 #include "../support/sc_isolation.hpp"
-
-PARSYS_DEFINE_SC_MAIN
 
 namespace {
 
@@ -115,6 +115,23 @@ TEST(Cli, FunctionalModeGivesTheSameMemory) {
   EXPECT_EQ(ma, mb);
 }
 
+// run.functional_width reaches the core: 20 threads in rounds of 7 are 3 rounds (with the same
+// results as one round of the default width).
+TEST(Cli, FunctionalWidthSetsTheThreadsPerRound) {
+  const std::string dir = temp_dir("fwidth");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 20\n.I1 0x100\n.CODE\n"
+                                                   "main: sll r1 = i0, 3\n mul r2 = i0, i0\n st8 i1[r1] = r2 #\n");
+  for (const std::string width : {"7", "1024"}) {
+    const Result r = parsys("run " + f + " -q --mode functional --run.functional_width " + width + " --out " + dir + "/" +
+                            width + " --dump-mem 0x100:160");
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+  EXPECT_EQ(read_json(dir + "/7/stats.json")["core0"]["rounds"]["value"], 3);
+  EXPECT_EQ(read_json(dir + "/1024/stats.json")["core0"]["rounds"]["value"], 1);
+  EXPECT_EQ(read_file(dir + "/7/mem_0x100_160.bin"), read_file(dir + "/1024/mem_0x100_160.bin"));
+  EXPECT_EQ(read_file(dir + "/7/mem_0x100_160.bin").substr(8 * 19, 8), std::string("\x69\x01\0\0\0\0\0\0", 8));
+}
+
 TEST(Cli, AsmAndDisasmRoundTrip) {
   const std::string dir = temp_dir("asm");
   ASSERT_EQ(parsys("asm " + kernel("jim.par") + " -o " + dir + "/jim.bin").status, 0);
@@ -130,6 +147,23 @@ TEST(Cli, AsmAndDisasmRoundTrip) {
   ASSERT_EQ(r1.status, 0) << r1.out;
   ASSERT_EQ(r2.status, 0) << r2.out;
   EXPECT_EQ(read_json(dir + "/r1/stats.json")["core0"]["cycles"], read_json(dir + "/r2/stats.json")["core0"]["cycles"]);
+}
+
+TEST(Cli, DisasmWarnsWhatTheListingCannotSay) {
+  const std::string dir = temp_dir("disasm_warn");
+  const par::isa::AssemblyResult a =
+      par::isa::assemble(".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1 #\n", "k.par");
+  ASSERT_TRUE(a.ok()) << a.messages();
+  par::isa::Program p = *a.program;
+  p.data_labels["far"] = 0x5000;
+  std::string error;
+  ASSERT_TRUE(par::isa::save_image(p, dir + "/k.bin", &error)) << error;
+  const CliStreams r = parsys_streams("disasm " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "parsys disasm: warning: the listing does not assemble back: data label 'far' (0x5000) is left out: "
+                   "outside every data section\n");
+  EXPECT_TRUE(contains(r.out, "// This listing does not assemble back to the same program:\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "main:   add r1 = i0, 1 #")) << r.out;
 }
 
 // --- Bad input: a clear message and a non-zero exit status, never a crash. -------------------
@@ -162,7 +196,7 @@ TEST(CliErrors, ZeroLanesInAConfigFileNamesTheFileAndLine) {
 TEST(CliErrors, MissingProgramFileAndMissingConfigFile) {
   Result r = parsys("run /nonexistent/k.par");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(contains(r.out, "/nonexistent/k.par:0:0: error: cannot open")) << r.out;
+  EXPECT_TRUE(contains(r.out, "/nonexistent/k.par:0:0: error: cannot read: No such file or directory")) << r.out;
   r = parsys("run " + kernel("gs.par") + " --config /nonexistent/c.ini");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.out, "cannot read config file '/nonexistent/c.ini'")) << r.out;
@@ -213,6 +247,98 @@ TEST(CliErrors, BadDumpRequests) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.out, "is outside the local memory")) << r.out;
 }
+
+// Without --out the registers are printed after the report (-q leaves out only the report); the
+// threads of a packet spread over several cores are all found.
+TEST(Cli, DumpRegistersWithoutOutGoesToStandardOutput) {
+  const std::string dir = temp_dir("regs");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 8\n.CODE\nmain: mul r5 = i0, 3 #\n");
+  const Result r = parsys("run " + f + " -q --dump-regs 5:3 --config " + config_file("device-dram.ini") +
+                          " --platform.cores 4");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("thread 5\n", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "thread 6\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "thread 7\n  r0 = 0x0000000000000000  r1 = ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "r5 = 0x0000000000000015")) << r.out;  // thread 7: 7 * 3
+  EXPECT_FALSE(contains(r.out, "thread 4\n")) << r.out;
+}
+
+TEST(CliErrors, DumpRegistersPastTheLastThreadBeforeTheRun) {
+  const std::string dir = temp_dir("regs_past");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 8\n.CODE\nmain: mul r5 = i0, 3 #\n");
+  for (const std::string range : {"8", "6:3", "0:9", "18446744073709551615:2"}) {
+    const Result r = parsys("run " + f + " --dump-regs " + range);
+    EXPECT_EQ(r.status, 2) << range;
+    EXPECT_EQ(r.out, "parsys: --dump-regs '" + range + "': the packet has 8 threads (0..7)\n") << range;
+  }
+}
+
+TEST(CliErrors, AssemblerWarningsAreErrorsWithWerror) {
+  const std::string dir = temp_dir("werror");
+  const std::string f = write_file(dir + "/k.par", ".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1\n"
+                                                   "next: add r2 = r1, 1 #\n");
+  const std::string warning = f + ":5:7: warning: instruction has no stop bit '#': its block runs on into label "
+                                  "'next' (line 6)\n";
+  Result r = parsys("asm " + f + " -o " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, warning);
+  r = parsys("asm " + f + " -o " + dir + "/k2.bin --Werror");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, f + ":5:7: error: instruction has no stop bit '#': its block runs on into label 'next' (line 6) "
+                       "[--Werror]\n");
+  EXPECT_FALSE(std::ifstream(dir + "/k2.bin").good());
+  r = parsys("run " + f + " -q");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, warning);
+  r = parsys("run " + f + " -q --Werror");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.out, "[--Werror]")) << r.out;
+}
+
+// Inputs that cannot be read end in one line on stderr and a non-zero exit: never SystemC's
+// "uncaught exception" on stdout, never a read that fills the host's memory.
+TEST(CliErrors, DirectoriesDevicesAndOversizedInputs) {
+  const std::string dir = temp_dir("dirs");
+  std::system(("mkdir -p '" + dir + "/k.bin'").c_str());
+  CliStreams r = parsys_streams("run " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "parsys: cannot read '" + dir + "/k.bin': it is a directory\n");
+  r = parsys_streams("run " + dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, dir + ":0:0: error: cannot read: it is a directory\n");
+  r = parsys_streams("disasm " + dir + "/k.bin");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "parsys disasm: cannot read '" + dir + "/k.bin': it is a directory\n");
+  r = parsys_streams("run /dev/zero");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "/dev/zero:0:0: error: cannot read: it is a device, not a file\n");
+  r = parsys_streams("run " + kernel("gs.par") + " --config /dev/zero");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "parsys: cannot read config file '/dev/zero': it is a device, not a file\n");
+  // A pipe is read up to the limit only.
+  r = parsys_streams("run " + kernel("gs.par") + " --config /dev/stdin", "head -c 2000000 /dev/zero |");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "parsys: cannot read config file '/dev/stdin': it is larger than 1 MiB, the limit for this kind of "
+                   "input\n");
+  r = parsys_streams("run " + kernel("gs.par") + " --config " + dir);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "parsys: cannot read config file '" + dir + "': it is a directory\n");
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+// A local memory the host cannot map (here: an address-space limit below it) is a configuration
+// error naming the option. (AddressSanitizer needs terabytes of address space, so not under it.)
+TEST(CliErrors, LocalMemoryTheHostCannotProvide) {
+  const CliStreams r = parsys_streams("run " + kernel("gs.par") + " --core.local_mem_size 8G", "ulimit -v 4000000 &&");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "parsys: core0: the host cannot provide its 8 GiB of local memory (core.local_mem_size)\n");
+}
+#endif
 
 TEST(CliErrors, CorruptImage) {
   const std::string dir = temp_dir("corrupt");

@@ -12,7 +12,7 @@
 #include "kernel_refs.hpp"
 #include "par/isa/assembler.hpp"
 #include "rb_gs_reference.hpp"
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
@@ -20,18 +20,7 @@ using namespace par::testing;
 
 const std::string kDeviceDram = "--config " + config_file("device-dram.ini") + " --platform.host master";
 const std::string kXd1000 = "--config " + config_file("xd1000.ini");
-const std::string kRbGs = std::string(PARSYS_FULLSYSTEM_DIR) + "/rb_gs.par";
 
-std::string region(std::uint64_t addr, std::uint64_t len) {
-  std::ostringstream os;
-  os << "0x" << std::hex << addr << ':' << std::dec << len;
-  return os.str();
-}
-std::string dump_file(std::uint64_t addr, std::uint64_t len) {
-  std::ostringstream os;
-  os << "mem_0x" << std::hex << addr << '_' << std::dec << len << ".bin";
-  return os.str();
-}
 std::string bytes_of(const std::vector<double>& v) {
   std::string s(v.size() * 8, '\0');
   std::memcpy(s.data(), v.data(), s.size());
@@ -91,6 +80,17 @@ TEST(FullSystem, SvaCopyHostProgramChecksItsResult) {
   EXPECT_TRUE(contains(r.out, "link.h2d")) << r.out;
 }
 
+// A host program's thread counts are known only after the run: threads of --dump-regs that did not
+// run are an error then (exit 2), after the registers of those that did.
+TEST(FullSystem, DumpRegistersOfThreadsAHostProgramNeverRanIsAnError) {
+  const CliStreams r = parsys_streams("run " + kernel_file("sva.par") + " -q " + kDeviceDram +
+                                      " --host sva-copy --no-out --dump-regs 1279:3");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out.rfind("thread 1279\n  r0 = ", 0), 0u) << r.out;
+  EXPECT_FALSE(contains(r.out, "thread 1280")) << r.out;
+  EXPECT_EQ(r.err, "parsys: --dump-regs '1279:3': 2 of the 3 threads did not run\n");
+}
+
 // A compute-bound kernel: the same results on 1, 2 and 4 cores, with either split policy, and
 // the device part of the launch falls as cores are added.
 TEST(FullSystem, MoreCoresSameResultsLessDeviceTime) {
@@ -121,6 +121,46 @@ TEST(FullSystem, MoreCoresSameResultsLessDeviceTime) {
       }
     }
   }
+}
+
+// The platform's rule (docs/architecture.md): no b_transport waits longer than the access it
+// models. With the checker on every binding (timing.b_transport_wait, 1 us), the master launches
+// gs (2.3 us of device time) on two cores across the link: the DOORBELLs return after their
+// register latency, each core's end comes back on its line, the packet's end as one interrupt
+// across the link, and no call waits for the work.
+TEST(FullSystem, NoCallWaitsForTheWorkItStarts) {
+  const std::string dir = temp_dir("fullsystem_no_long_calls");
+  const CliResult r = parsys("run " + kernel_file("gs.par") + " -q " + kDeviceDram +
+                             " --platform.cores 2 --check-protocol --protocol_check.max_b_transport_wait_ns 1000 --out " +
+                             dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json s = read_json(dir + "/stats.json");
+  double violations = 0;
+  for (const auto& [name, checker] : s["protocol_check"].items())
+    if (checker.is_object() && checker.contains("violations")) violations += checker["violations"]["value"].get<double>();
+  EXPECT_EQ(violations, 0.0);
+  EXPECT_EQ(s["scheduler"]["interrupts"]["value"], 1);
+  EXPECT_EQ(s["link"]["d2h"]["interrupts"]["value"], 1);
+  EXPECT_EQ(s["master"]["interrupts"]["value"], 1);
+  EXPECT_EQ(s["master"]["transactions"]["value"], 2);  // the staging burst and DOORBELL: no read waits
+  EXPECT_GT(s["launches"][0]["timing"]["device_ns"].get<double>(), 2000.0);  // twice the bound
+}
+
+// master.wait from the command line: the completion interrupt (default), polling COMPLETED, or
+// the host-memory flag at the end of host memory (the platform's choice when none is given).
+TEST(FullSystem, EveryWaitModeFromTheCommandLine) {
+  for (const std::string mode : {"interrupt", "poll", "flag"}) {
+    const std::string dir = temp_dir("fullsystem_wait_" + mode);
+    const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kDeviceDram + " --master.wait " + mode + " --out " + dir);
+    ASSERT_EQ(r.status, 0) << mode << ": " << r.out;
+    const nlohmann::json s = read_json(dir + "/stats.json");
+    EXPECT_EQ(s["master"]["interrupts"]["value"], mode == "interrupt" ? 1 : 0) << mode;
+    EXPECT_EQ(s["master"]["polls"]["value"].get<double>() > 0, mode != "interrupt") << mode;
+    EXPECT_EQ(s["scheduler"]["flag_writes"]["value"], mode == "flag" ? 1 : 0) << mode;
+  }
+  const CliResult bad = parsys("run " + kernel_file("sva.par") + " -q " + kDeviceDram + " --master.wait register");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(contains(bad.out, "--master.wait: 'register' is not one of: interrupt, poll, flag")) << bad.out;
 }
 
 TEST(FullSystem, HostWaitingOnAFaultingPacketGetsAnError) {

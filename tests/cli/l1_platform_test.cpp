@@ -14,25 +14,12 @@
 #include "kernel_refs.hpp"
 #include "par/isa/assembler.hpp"
 #include "rb_gs_reference.hpp"
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
 using namespace par::testing;
 using par::kernels::KernelInfo;
-
-const std::string kGlobal = "--config " + config_file("device-dram.ini");
-
-std::string region(std::uint64_t addr, std::uint64_t len) {
-  std::ostringstream os;
-  os << "0x" << std::hex << addr << ':' << std::dec << len;
-  return os.str();
-}
-std::string dump_file(std::uint64_t addr, std::uint64_t len) {
-  std::ostringstream os;
-  os << "mem_0x" << std::hex << addr << '_' << std::dec << len << ".bin";
-  return os.str();
-}
 
 // Runs `k` with `args`; returns its output region's bytes and fills `stats`.
 std::string run_kernel(const KernelInfo& k, const std::string& args, const std::string& dir, nlohmann::json& stats) {
@@ -75,12 +62,6 @@ TEST_P(L1EveryKernel, SameResultsWithAndWithoutL1s) {
   EXPECT_EQ(value(wt, "l1", "write_throughs") + value(wt, "l1", "write_arounds"), value(wt, "l1", "writes"));
 }
 
-std::vector<std::string> kernel_names() {
-  std::vector<std::string> n;
-  for (const KernelInfo& k : par::kernels::kernel_table()) n.emplace_back(k.name);
-  return n;
-}
-
 INSTANTIATE_TEST_SUITE_P(L1, L1EveryKernel, ::testing::ValuesIn(kernel_names()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
@@ -90,7 +71,6 @@ INSTANTIATE_TEST_SUITE_P(L1, L1EveryKernel, ::testing::ValuesIn(kernel_names()),
 class L1RbGs : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(L1RbGs, ConvergesToTheReferenceWithL1sOnTwoCores) {
-  const std::string kRbGs = std::string(PARSYS_FULLSYSTEM_DIR) + "/rb_gs.par";
   const par::isa::AssemblyResult a = par::isa::assemble_file(kRbGs);
   ASSERT_TRUE(a.ok()) << a.messages();
   const par::fullsystem::RbGsParams p = par::fullsystem::rb_gs_params(*a.program);
@@ -116,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(L1, L1RbGs,
                          ::testing::Values("--config " + config_file("device-dram.ini"),
                                            "--config " + config_file("xd1000.ini")),
                          [](const ::testing::TestParamInfo<std::string>& p) {
-                           return std::string(contains(p.param, "xd1000") ? "InHostMemory" : "InDeviceDram");
+                           return std::string(contains(p.param, "xd1000.ini") ? "InHostMemory" : "InDeviceDram");
                          });
 
 TEST(L1Errors, BadConfigurationsAreRefusedWithOneMessageEach) {

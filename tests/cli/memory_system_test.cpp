@@ -10,7 +10,7 @@
 
 #include "kernel_refs.hpp"
 #include "par/isa/assembler.hpp"
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
@@ -18,7 +18,6 @@ using namespace par::testing;
 using par::kernels::KernelInfo;
 
 const std::string kLocal = "--config " + config_file("parsim2011.ini");
-const std::string kGlobal = "--config " + config_file("device-dram.ini");
 
 // The output region of a kernel as `ADDR:LEN` and the name of the file --out writes for it.
 struct OutputRegion {
@@ -74,12 +73,6 @@ TEST_P(EveryKernel, Parsim2011ConfigurationReproducesThePublishedCycles) {
     const double rel = (static_cast<double>(cycles_of(out)) - published) / published;
     EXPECT_LE(std::abs(rel), par::kernels::reproduction_tolerance(k, t)) << k.name << " T=" << t;
   }
-}
-
-std::vector<std::string> kernel_names() {
-  std::vector<std::string> n;
-  for (const KernelInfo& k : par::kernels::kernel_table()) n.emplace_back(k.name);
-  return n;
 }
 
 INSTANTIATE_TEST_SUITE_P(MemorySystem, EveryKernel, ::testing::ValuesIn(kernel_names()),
@@ -141,6 +134,17 @@ TEST(MemorySystem, StatisticsOfEveryModuleInReportAndJson) {
   for (int b = 0; b < 4; ++b) accesses += s["l2"]["bank" + std::to_string(b)]["accesses"]["value"].get<std::int64_t>();
   EXPECT_EQ(accesses, s["core0"]["global"]["transactions"]["value"].get<std::int64_t>());
   EXPECT_GT(s["dram"]["reads"]["value"].get<std::int64_t>(), 0);
+}
+
+// A local window smaller than the accesses (1..7 bytes) holds none of them: every access goes to
+// global memory, with the same results.
+TEST(MemorySystem, LocalWindowSmallerThanAnAccessSendsEverythingToGlobalMemory) {
+  const KernelInfo& k = par::kernels::kernel("sva");
+  const std::string dir = temp_dir("memsys_tiny_window");
+  const std::string global = output_of(k, kGlobal, dir + "/global");
+  ASSERT_EQ(global.size(), k.output_bytes());
+  for (const char* size : {"1", "4", "7"})
+    EXPECT_EQ(output_of(k, kGlobal + " --core.local_mem_size " + size, dir + "/window" + size), global) << size;
 }
 
 TEST(MemorySystem, GlobalAccessOutsideEveryRegionIsAnAddressError) {

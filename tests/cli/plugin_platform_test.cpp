@@ -6,15 +6,13 @@
 
 #include <string>
 
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
 using namespace par::testing;
 
-const std::string kGlobal = "--config " + config_file("device-dram.ini");
 const std::string kVendorDram = std::string("plugin:") + PARSYS_VENDOR_DRAM_PLUGIN;
-const std::string kTestRam = std::string("plugin:") + PARSYS_TEST_PLUGIN_DIR + "/test_ram.so";
 
 // The output region of sva.par (the result vector) and of gs.par, read back after the run.
 std::string run_and_dump(const std::string& kernel, const std::string& args, const std::string& dir,
@@ -125,6 +123,38 @@ TEST(PluginPlatform, BadPluginOptionsAreClearErrors) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.out, "dram.model: plug-in '" + std::string(PARSYS_VENDOR_DRAM_PLUGIN) + "'")) << r.out;
   EXPECT_TRUE(contains(r.out, "unknown argument 'tRDC'")) << r.out;
+}
+
+// A model that crashes: one line naming the plug-in (and the model, when parsys was calling it)
+// before the process dies of the signal as it would without the report.
+TEST(PluginPlatform, CrashingModelIsNamedBeforeTheProcessDies) {
+  const std::string lib = std::string(PARSYS_TEST_PLUGIN_DIR) + "/test_ram.so";
+  const std::string plugin = "plug-in '" + lib + "' (test_ram by parsys tests)";
+  struct Case {
+    std::string args;
+    int signal_status;  // 128 + signal
+    std::string line;
+  };
+  const Case cases[] = {
+      {"crash=access", 128 + 11, "parsys: SIGSEGV (invalid memory access) in " + plugin + ", model dram.model\n"},
+      {"crash=access,mode=at", 128 + 11, "parsys: SIGSEGV (invalid memory access) in " + plugin + ", model dram.model\n"},
+      {"crash=create", 128 + 11, "parsys: SIGSEGV (invalid memory access) in " + plugin + "\n"},
+      {"crash=abort", 128 + 6, "parsys: SIGABRT (abort) while running " + plugin + ", model dram.model\n"},
+  };
+  for (const Case& c : cases) {
+    // A small DRAM: the test RAM allocates all of it.
+    const CliStreams r = parsys_streams("run " + kernel_file("sva.par") + " -q " + kGlobal + " --dram.rows 256 --dram.model plugin:" +
+                                        lib + " --dram.plugin_args " + c.args);
+    // The line comes first; after it only the shell's own report of the signal.
+    EXPECT_EQ(r.err.substr(0, c.line.size()), c.line) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.err.find("\nparsys:"), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+#if defined(__SANITIZE_ADDRESS__)
+    EXPECT_NE(r.status, 0) << c.args;  // the sanitizer's own report and exit follow
+#else
+    EXPECT_EQ(r.status, c.signal_status) << c.args;
+#endif
+  }
 }
 
 }  // namespace

@@ -6,14 +6,12 @@
 #include <set>
 #include <string>
 
-#include "../support/parsys_cli.hpp"
+#include "cli_test_args.hpp"
 
 namespace {
 
 using namespace par::testing;
 
-const std::string kGlobal = "--config " + config_file("device-dram.ini");
-const std::string kTestRam = std::string("plugin:") + PARSYS_TEST_PLUGIN_DIR + "/test_ram.so";
 // Far more work than any limit below lets through.
 const std::string kLongRun = "run " + kernel_file("gs.par") + " -q --run.repeat 1000000";
 

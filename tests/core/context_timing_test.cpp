@@ -12,8 +12,9 @@ namespace {
 
 using testing::packet;
 using testing::run_source;
+using testing::kMulAdd;
+using testing::stall;
 
-std::int64_t stall(const CoreStats& s, StallCause c) { return s.stalls[static_cast<std::size_t>(c)]; }
 std::int64_t idle(const CoreStats& s, int context, isa::Unit u, IdleCause c) {
   return s.contexts[static_cast<std::size_t>(context)].idle[static_cast<std::size_t>(u)][static_cast<std::size_t>(c)];
 }
@@ -30,8 +31,6 @@ CoreConfig contexts(int C) {
   cfg.contexts = C;
   return cfg;
 }
-
-const char* kMulAdd = "main: mul.d r1 = i1, i1\n add.d r2 = r1, i1 #\n";
 
 TEST(ContextTiming, TwoContextsHideTheFpuLatencyOfADependentChain) {
   // T = 1, N = 2: two rounds of mul.d -> add.d (FPU latency 4).

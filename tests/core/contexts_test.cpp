@@ -15,7 +15,9 @@
 namespace par::core {
 namespace {
 
-std::string kernel(const std::string& name) { return std::string(PARSYS_SOURCE_DIR) + "/sw/kernels/" + name + ".par"; }
+using testing::kernel;
+using testing::kKernels;
+
 std::string isa_program(const std::string& name) {
   return std::string(PARSYS_SOURCE_DIR) + "/tests/isa/programs/" + name + ".par";
 }
@@ -26,9 +28,7 @@ isa::Program load(const std::string& path) {
   return r.ok() ? *r.program : isa::Program{};
 }
 
-// Kernels that run in well under a second at every T, and the control-flow programs of the ISA
-// tests (predicate waits at loop ends, expands, breaks).
-const char* kKernels[] = {"gs", "sva", "hpf", "rgb_cmyk", "rgb_yiq"};
+// The control-flow programs of the ISA tests (predicate waits at loop ends, expands, breaks).
 const char* kControlFlow[] = {"platform_3_1_if_else", "platform_3_2_divergent_loop", "platform_3_3_break_continue",
                               "platform_3_4_called_block_break", "platform_3_5_tail_expand_loop",
                               "par_isa_10_2_counter_loop_break"};

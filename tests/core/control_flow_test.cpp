@@ -12,17 +12,9 @@
 namespace par::core {
 namespace {
 
-std::string read_program(const std::string& name) {
-  std::ifstream f(std::string(PARSYS_SOURCE_DIR) + "/tests/isa/programs/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using testing::read_program;
+using testing::Shape;
 
-struct Shape {
-  int lanes, threads_per_lane;
-  RunMode mode;
-};
 const Shape kShapes[] = {{1, 8, RunMode::Timing}, {1, 1, RunMode::Timing}, {2, 2, RunMode::Timing},
                          {4, 2, RunMode::Timing}, {3, 3, RunMode::Timing}, {1, 8, RunMode::Functional}};
 

@@ -3,12 +3,39 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "par/isa/assembler.hpp"
 #include "program_runner.hpp"
 
 namespace par::core::testing {
+
+// The text of a program of the ISA tests (tests/isa/programs).
+inline std::string read_program(const std::string& name) {
+  std::ifstream f(std::string(PARSYS_SOURCE_DIR) + "/tests/isa/programs/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A core shape and run mode a program is run in.
+struct Shape {
+  int lanes, threads_per_lane;
+  RunMode mode;
+};
+
+// A stall counter of the core's statistics.
+inline std::int64_t stall(const CoreStats& s, StallCause c) { return s.stalls[static_cast<std::size_t>(c)]; }
+// A multiply and the add that depends on it (the FPU latency of a dependent chain).
+inline const char* const kMulAdd = "main: mul.d r1 = i1, i1\n add.d r2 = r1, i1 #\n";
+// The path of a reference kernel's source.
+inline std::string kernel(const std::string& name) { return std::string(PARSYS_SOURCE_DIR) + "/sw/kernels/" + name + ".par"; }
+// Kernels that run in well under a second at every T (DMMM and JIM are loops of 5 M cycles).
+inline const char* const kKernels[] = {"gs", "sva", "hpf", "rgb_cmyk", "rgb_yiq"};
 
 inline isa::Program assemble_or_fail(const std::string& source, const std::string& name = "test.par") {
   const isa::AssemblyResult r = isa::assemble(source, name);

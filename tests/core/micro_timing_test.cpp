@@ -9,6 +9,8 @@ namespace {
 using testing::config;
 using testing::packet;
 using testing::run_source;
+using testing::kMulAdd;
+using testing::stall;
 
 std::int64_t cycles_of(const std::string& body, int T, int N, CoreConfig cfg = CoreConfig{},
                        const std::string& header = "", CoreStats* stats = nullptr) {
@@ -19,10 +21,7 @@ std::int64_t cycles_of(const std::string& body, int T, int N, CoreConfig cfg = C
   return run.stats.cycles;
 }
 
-std::int64_t stall(const CoreStats& s, StallCause c) { return s.stalls[static_cast<std::size_t>(c)]; }
-
 const char* kAdd = "main: add r1 = i0, 1 #\n";
-const char* kMulAdd = "main: mul.d r1 = i1, i1\n add.d r2 = r1, i1 #\n";
 const char* kFourAdds =
     "main: add r1 = i0, 1\n add r2 = i0, 2\n add r3 = i0, 3\n add r4 = i0, 4 #\n";
 const char* kStoreLoad = "main: mul.d r1 = i1, i1\n st8 i2[0] = r1\n ld8 r2 = i3[0] #\n";

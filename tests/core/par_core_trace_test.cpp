@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "../support/rise_probe.hpp"
 #include "../support/sc_isolation.hpp"
 #include "../support/tlm_harness.hpp"
 #include "../trace/recorded_events.hpp"
 #include "memory.hpp"
-#include "packet_descriptor.hpp"
+#include "par/core/core_registers.hpp"
 #include "par/isa/assembler.hpp"
 #include "par_core.hpp"
+#include "par_core_test_support.hpp"
 #include "program_runner.hpp"
-
-PARSYS_DEFINE_SC_MAIN
 
 namespace par::core {
 namespace {
@@ -58,21 +58,20 @@ Result run_on_core(const isa::Program& program, trace::Timeline* tl, trace::VcdW
   EXPECT_NE(loaded, nullptr) << error;
   par::testing::TlmHarness host("host");
   memory::Memory global("global", memory::MemoryConfig{4096, 0, 0});
-  ParCore core("core0", cfg, *loaded, RunMode::Timing, sc_time(1, SC_NS), sc_time(1000, SC_NS));
+  ParCore core("core0", cfg, *loaded, RunMode::Timing, /*functional_width=*/1, sc_time(1, SC_NS), sc_time(1000, SC_NS));
   core.set_trace(tl, vcd);
   EXPECT_TRUE(load_data(program, core.local_memory(), &error)) << error;
   core.mem.bind(global.in);
   host.out.bind(core.ctrl);
-  PacketDescriptor d;
-  d.start = program.start;
-  d.threads = program.threads;
-  for (std::size_t k = 1; k < 16 && k < program.inherited.size(); ++k) d.inherited[k] = program.inherited[k];
-  std::vector<std::uint8_t> bytes(sizeof d);
-  std::memcpy(bytes.data(), &d, sizeof d);
-  host.at(sc_time(100, SC_NS)).write(kCtrlLaunch, bytes);
+  sc_core::sc_signal<bool> line("line");
+  core.irq.bind(line);
+  par::testing::RiseProbe done("done");
+  done.in.bind(line);
+  testing::launch(host, sc_time(100, SC_NS), testing::descriptor_of(program));  // 0 ns each
   host.run();
-  EXPECT_EQ(host.result(0).status, tlm::TLM_OK_RESPONSE) << core.error();
-  return {core.total_stats(), host.result(0).issued, host.result(0).completed};
+  EXPECT_EQ(host.result(1).status, tlm::TLM_OK_RESPONSE) << core.error();
+  EXPECT_EQ(done.rises.size(), 1u);
+  return {core.total_stats(), host.result(1).issued, done.rises.empty() ? sc_time() : done.rises[0]};
 }
 
 TEST(ParCoreTrace, OneBusyIntervalPerPacketAndOneStallIntervalPerRun) {

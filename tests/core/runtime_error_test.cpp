@@ -2,6 +2,8 @@
 // PC with its source line, the thread and the cause — never a crash.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core_test_support.hpp"
 #include "par/isa/encoding.hpp"
 
@@ -27,6 +29,43 @@ TEST(RuntimeErrors, AccessOutsideLocalMemory) {
   cfg.local_mem_size = 0x10000;
   EXPECT_EQ(error_of(testing::packet(8, ".I1 0xFFF8\n") + "main: sll r1 = i0, 3\n st8 i1[r1] = r1 #\n", cfg),
             "core0: runtime error at pc 1 (bad.par:7), thread 1: unmapped 8-byte store at 0x10000");
+}
+
+// Every window size, down to windows smaller than the access: an access is performed exactly
+// when all of its bytes lie in [base, base + size), in timing and functional mode.
+TEST(RuntimeErrors, LocalWindowOfEverySizeHoldsExactlyItsBytes) {
+  constexpr std::uint64_t kBase = 0x100;
+  for (std::uint64_t window = 1; window <= 12; ++window) {
+    for (int bytes : {1, 2, 4, 8}) {
+      for (std::uint64_t offset = 0; offset <= window + 8; offset += static_cast<std::uint64_t>(bytes)) {
+        for (RunMode mode : {RunMode::Timing, RunMode::Functional}) {
+          CoreConfig cfg = testing::config(1, 1);
+          cfg.local_mem_base = kBase;
+          cfg.local_mem_size = window;
+          const std::uint64_t addr = kBase + offset;
+          const std::string n = std::to_string(bytes);
+          const std::string load = bytes == 8 ? "ld8" : "ld" + n + "u";
+          const std::string src = testing::packet(1, ".I1 " + std::to_string(addr) + "\n") + "main: set r1 = 0x5A\n" +
+                                  " st" + n + " i1[0] = r1 #\n " + load + " r2 = i1[0]\n st" + n + " i1[0] = r2 #\n";
+          RunOptions opt;
+          opt.mode = mode;
+          const ProgramRun run = run_program(testing::assemble_or_fail(src, "w.par"), cfg, opt);
+          const std::string where = "window " + std::to_string(window) + ", " + n + "-byte access at offset " +
+                                    std::to_string(offset) + (mode == RunMode::Timing ? ", timing" : ", functional");
+          if (offset + static_cast<std::uint64_t>(bytes) <= window) {
+            ASSERT_TRUE(run.ok) << where << ": " << run.error;
+            EXPECT_EQ(run.read(addr, 1, bytes)[0], 0x5Au) << where;
+          } else {
+            std::ostringstream hex;
+            hex << std::hex << addr;
+            EXPECT_EQ(run.error, "core0: runtime error at pc 1 (w.par:7), thread 0: unmapped " + n +
+                                     "-byte store at 0x" + hex.str())
+                << where;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(RuntimeErrors, IndirectExpandWithDisagreeingTargets) {

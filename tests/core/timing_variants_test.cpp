@@ -13,7 +13,8 @@
 namespace par::core {
 namespace {
 
-std::string kernel(const std::string& name) { return std::string(PARSYS_SOURCE_DIR) + "/sw/kernels/" + name + ".par"; }
+using testing::kernel;
+using testing::kKernels;
 
 struct Variant {
   const char* name;
@@ -31,9 +32,6 @@ const std::vector<Variant>& relaxations() {
   };
   return v;
 }
-
-// Kernels that run in well under a second at every T (DMMM and JIM are loops of 5 M cycles).
-const char* kKernels[] = {"gs", "sva", "hpf", "rgb_cmyk", "rgb_yiq"};
 
 ProgramRun run(const std::string& k, int T, const std::function<void(CoreConfig&)>& change = {}) {
   CoreConfig cfg = testing::config(1, T);

@@ -108,7 +108,7 @@ TEST(AssemblerErrors, UndefinedLabel) {
 }
 
 TEST(AssemblerErrors, DuplicateLabel) {
-  EXPECT_EQ(errors(kHead + "main:   brk\nscan:   brk\nscan:   brk #\n"),
+  EXPECT_EQ(errors(kHead + "main:   brk #\nscan:   brk\nscan:   brk #\n"),
             "k.par:7:1: error: label 'scan' already defined at line 6\n");
   EXPECT_EQ(errors(kHead + "main:   brk #\n.DATA 0x10\nmain:   .i8 1\n"),
             "k.par:7:1: error: label 'main' already defined at line 5\n");

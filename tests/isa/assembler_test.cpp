@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "isa_test_support.hpp"
@@ -356,12 +358,38 @@ TEST(Assembler, WarningsDoNotStopAssembly) {
   EXPECT_EQ(r.messages(), "w.par:4:12: warning: xp target 300 is past the end of the program (1 instructions)\n");
 }
 
+TEST(Assembler, BlockRunningIntoALabelWithoutAStopBitIsAWarning) {
+  const std::string src = ".PAR\n.ADDRESS main\n.THREADS 1\n.CODE\nmain:   loop body\n  add r1 = r1, 1\n"
+                          "body:\n  add r2 = r2, 1\nalso:   add r3 = r3, 1 #\nend:    add r4 = r4, 1 #\n";
+  const AssemblyResult r = assemble(src, "w.par");
+  ASSERT_TRUE(r.ok()) << r.messages();
+  EXPECT_EQ(r.messages(),
+            "w.par:6:3: warning: instruction has no stop bit '#': its block runs on into label 'body' (line 7)\n"
+            "w.par:8:3: warning: instruction has no stop bit '#': its block runs on into label 'also' (line 9)\n");
+  // The program is the one written: the block simply continues.
+  EXPECT_FALSE(decode(r.program->code[1])->stop);
+  EXPECT_TRUE(decode(r.program->code[3])->stop);
+}
+
 TEST(Assembler, MissingFileIsReported) {
   const AssemblyResult r = assemble_file("/nonexistent/dir/k.par");
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.messages(), "/nonexistent/dir/k.par:0:0: error: cannot open\n");
+  EXPECT_EQ(r.messages(), "/nonexistent/dir/k.par:0:0: error: cannot read: No such file or directory\n");
   const std::string dir = test::source_dir().string();
-  EXPECT_EQ(assemble_file(dir).messages(), dir + ":0:0: error: cannot open\n");
+  EXPECT_EQ(assemble_file(dir).messages(), dir + ":0:0: error: cannot read: it is a directory\n");
+  EXPECT_EQ(assemble_file("/proc/self/mem").messages(),
+            "/proc/self/mem:0:0: error: cannot read: read error: Input/output error\n");
+}
+
+// Devices and files past the limit are refused before anything is read.
+TEST(Assembler, DevicesAndSourcesLargerThan1GiBAreRefused) {
+  EXPECT_EQ(assemble_file("/dev/zero").messages(), "/dev/zero:0:0: error: cannot read: it is a device, not a file\n");
+  const std::string big = (std::filesystem::temp_directory_path() / "parsys_assembler_test_big.par").string();
+  { std::ofstream create(big); }
+  std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);  // sparse: nothing is written
+  EXPECT_EQ(assemble_file(big).messages(),
+            big + ":0:0: error: cannot read: it is larger than 1 GiB, the limit for this kind of input\n");
+  std::filesystem::remove(big);
 }
 
 }  // namespace

@@ -2,13 +2,17 @@
 // example program, every kernel under sw/, and random programs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "isa_test_support.hpp"
 #include "par/isa/assembler.hpp"
 #include "par/isa/disassembler.hpp"
 #include "par/isa/encoding.hpp"
+#include "par/isa/image.hpp"
 
 namespace par::isa {
 namespace {
@@ -135,6 +139,89 @@ TEST(Disassembler, RandomProgramsRoundTrip) {
     p.data_labels["d0"] = p.data[0].address;
     check_round_trip(p, "random " + std::to_string(k));
   }
+}
+
+Program assembled(const std::string& source) {
+  const AssemblyResult r = assemble(source, "a.par");
+  EXPECT_TRUE(r.ok()) << r.messages();
+  return r.ok() ? *r.program : Program{};
+}
+
+// 1-based number of the first line of `text` that contains `what`.
+std::size_t line_of(const std::string& text, const std::string& what) {
+  const std::size_t at = text.find(what);
+  return at == std::string::npos ? 0 : 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
+// What an image may hold but source cannot say is left out and said at the top of the listing;
+// the rest still assembles back.
+TEST(Disassembler, ListingSaysWhichLabelsItLeavesOut) {
+  Program p = assembled(".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1 #\n.DATA 0x100\nv: .i64 5\n");
+  p.source_file = "two\nlines.par";  // would end the comment that names it
+  p.data_labels["far"] = 0x5000;       // outside every data section
+  p.data_labels["main"] = 0x100;       // one namespace in source: the code label wins
+  p.code_labels["late"] = 9;           // past the end of the code
+  std::string error;
+  const std::optional<Program> loaded = read_image(write_image(p), &error);
+  ASSERT_TRUE(loaded.has_value()) << error;  // the loader accepts all of it
+  std::vector<std::string> problems;
+  const std::string listing = disassemble_program(*loaded, &problems);
+  const std::vector<std::string> expected = {
+      "code label 'late' (0x9) is left out: past the end of the code",
+      "data label 'far' (0x5000) is left out: outside every data section",
+      "data label 'main' (0x100) is left out: a code label has the same name"};
+  EXPECT_EQ(problems, expected);
+  EXPECT_EQ(listing.substr(0, listing.find(".PAR")),
+            "// PAR packet program disassembled from two\\x0alines.par\n"
+            "// This listing does not assemble back to the same program:\n"
+            "//   " + expected[0] + "\n//   " + expected[1] + "\n//   " + expected[2] + "\n");
+  const AssemblyResult again = assemble(listing, "again.par");
+  ASSERT_TRUE(again.ok()) << again.messages();
+  Program without = p;
+  without.code_labels.erase("late");
+  without.data_labels.erase("far");
+  without.data_labels.erase("main");
+  EXPECT_EQ(program_differences(without, *again.program), std::vector<std::string>{});
+}
+
+TEST(Disassembler, ListingNamesTheLineTheAssemblerRefuses) {
+  Program p = assembled(".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1\n add r2 = r1, 1 #\n");
+  p.code.back() = encode([&] {
+    Instruction in = *decode(p.code.back());
+    in.stop = false;  // the loader accepts a program without a final stop bit; source cannot say it
+    return in;
+  }());
+  std::vector<std::string> problems;
+  const std::string listing = disassemble_program(p, &problems);
+  ASSERT_EQ(problems.size(), 1u) << listing;
+  EXPECT_EQ(problems[0], "line " + std::to_string(line_of(listing, "add r2 = r1, 1")) +
+                             ": last instruction has no stop bit '#'");
+  EXPECT_NE(listing.find("//   " + problems[0] + "\n"), std::string::npos) << listing;
+  // A packet program with an instruction only a .MASTER file may hold.
+  Program q = assembled(".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1 #\n");
+  Instruction sync;
+  sync.op = Opcode::Sync;
+  sync.stop = true;
+  q.code.push_back(encode(sync));
+  const std::string listing_q = disassemble_program(q, &problems);
+  EXPECT_EQ(problems, std::vector<std::string>{"line " + std::to_string(line_of(listing_q, "sync #")) +
+                                               ": 'sync' is only allowed in a .MASTER file"});
+}
+
+TEST(Disassembler, ProgramDifferencesNameEachPart) {
+  const Program a = assembled(".PAR\n.ADDRESS main\n.THREADS 2\n.CODE\nmain: add r1 = i0, 1 #\n.DATA 0x10\nv: .i8 1\n");
+  Program b = a;
+  EXPECT_EQ(program_differences(a, b), std::vector<std::string>{});
+  b.source_file = "elsewhere.par";
+  b.source_lines.clear();
+  EXPECT_EQ(program_differences(a, b), std::vector<std::string>{});
+  b.threads = 3;
+  b.inherited[4] = 0x20;
+  b.data[0].bytes[0] = 2;
+  b.data_labels["w"] = 0x11;
+  EXPECT_EQ(program_differences(a, b),
+            (std::vector<std::string>{".THREADS 3 instead of 2", ".I4 0x20 instead of 0x0",
+                                      "data section 0 (0x10, 1 bytes) differs", "data label 'w' (0x11) is extra"}));
 }
 
 TEST(Disassembler, ProgramListingShowsHeaderAndSections) {

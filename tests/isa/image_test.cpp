@@ -258,9 +258,35 @@ TEST(Image, SaveAndLoadFiles) {
   EXPECT_EQ(err, path.string() + ": not a PAR program image (bad magic)");
   std::filesystem::remove(path);
   EXPECT_FALSE(load_image(path.string(), &err).has_value());
-  EXPECT_EQ(err, "cannot open '" + path.string() + "'");
+  EXPECT_EQ(err, "cannot read '" + path.string() + "': No such file or directory");
   EXPECT_FALSE(save_image(p, "/nonexistent/dir/x.bin", &err));
   EXPECT_EQ(err, "cannot open '/nonexistent/dir/x.bin' for writing");
+}
+
+TEST(Image, ChecksumIsTheIeeeCrc32) {
+  const std::string check = "123456789";  // the CRC-32 check value
+  EXPECT_EQ(image_checksum(reinterpret_cast<const std::uint8_t*>(check.data()), check.size()), 0xCBF43926u);
+  const std::vector<std::uint8_t> img = write_image(Program{});
+  EXPECT_EQ(image_checksum(img.data(), img.size() - 4), test::crc32(img.data(), img.size() - 4));
+}
+
+// Inputs that are not image files: one message each, no exception, no unbounded read.
+TEST(Image, DirectoriesDevicesAndUnreadableFilesAreRefused) {
+  std::string err;
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  EXPECT_FALSE(load_image(dir, &err).has_value());
+  EXPECT_EQ(err, "cannot read '" + dir + "': it is a directory");
+  EXPECT_FALSE(load_image("/dev/zero", &err).has_value());
+  EXPECT_EQ(err, "cannot read '/dev/zero': it is a device, not a file");
+  // A file larger than the limit is refused by its size, before it is read (a sparse file here).
+  const std::string big = (std::filesystem::temp_directory_path() / "parsys_image_test_big.bin").string();
+  { std::ofstream create(big); }
+  std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);
+  EXPECT_FALSE(load_image(big, &err).has_value());
+  EXPECT_EQ(err, "cannot read '" + big + "': it is larger than 1 GiB, the limit for this kind of input");
+  std::filesystem::remove(big);
+  EXPECT_FALSE(load_image("/proc/self/mem", &err).has_value());
+  EXPECT_EQ(err, "cannot read '/proc/self/mem': read error: Input/output error");
 }
 
 }  // namespace

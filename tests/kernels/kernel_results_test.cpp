@@ -15,6 +15,8 @@ using testing::kernel_names;
 using testing::kernel_program;
 using testing::kernel_run;
 using testing::read_output_bits;
+using testing::final_image;
+using testing::initial_image;
 using testing::same_elements;
 
 struct Shape {
@@ -33,21 +35,6 @@ const Shape kShapes[] = {
     {"L4T8", 4, 8, core::RunMode::Timing},
     {"functional", 1, 1, core::RunMode::Functional},
 };
-
-// The data bytes [lo, hi) as loaded before the run (gaps between sections read as zero).
-std::vector<std::uint8_t> initial_image(const isa::Program& p, std::uint64_t lo, std::uint64_t hi) {
-  std::vector<std::uint8_t> image(hi - lo, 0);
-  for (const isa::DataSection& s : p.data) {
-    if (!s.bytes.empty()) std::memcpy(&image[s.address - lo], s.bytes.data(), s.bytes.size());
-  }
-  return image;
-}
-
-std::vector<std::uint8_t> final_image(const core::ProgramRun& run, std::uint64_t lo, std::uint64_t hi) {
-  std::vector<std::uint8_t> image(hi - lo, 0);
-  if (run.ok && run.memory) run.memory->read_block(lo, image.data(), image.size());
-  return image;
-}
 
 // Bytes outside [out_lo, out_hi) that differ between the two images.
 std::size_t changed_outside(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,

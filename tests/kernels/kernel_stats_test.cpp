@@ -13,8 +13,6 @@
 namespace par::kernels {
 namespace {
 
-constexpr int idx(isa::Unit u) { return static_cast<int>(u); }
-
 // One row of the §4 table: T, rounds, cycles, cycles/round, constant, bound, class, IPC,
 // IPC with CMP, FPU throughput, ALU %, L/S %.
 struct RecomputedRow {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <string>
@@ -68,6 +69,22 @@ inline std::vector<std::uint64_t> read_bits(const core::ProgramRun& run, std::ui
                                             std::size_t count, int size) {
   if (!run.ok || !run.memory) return {};
   return run.read(address, count, size);
+}
+
+// The data bytes [lo, hi) as loaded before the run (gaps between sections read as zero).
+inline std::vector<std::uint8_t> initial_image(const isa::Program& p, std::uint64_t lo, std::uint64_t hi) {
+  std::vector<std::uint8_t> image(hi - lo, 0);
+  for (const isa::DataSection& s : p.data) {
+    if (!s.bytes.empty()) std::memcpy(&image[s.address - lo], s.bytes.data(), s.bytes.size());
+  }
+  return image;
+}
+
+// The bytes [lo, hi) of the final memory.
+inline std::vector<std::uint8_t> final_image(const core::ProgramRun& run, std::uint64_t lo, std::uint64_t hi) {
+  std::vector<std::uint8_t> image(hi - lo, 0);
+  if (run.ok && run.memory) run.memory->read_block(lo, image.data(), image.size());
+  return image;
 }
 
 inline std::vector<std::uint64_t> read_output_bits(const core::ProgramRun& run, const KernelInfo& k,

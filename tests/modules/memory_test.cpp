@@ -5,8 +5,6 @@
 #include "../support/tlm_harness.hpp"
 #include "memory.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::memory {
 namespace {
 

@@ -6,8 +6,6 @@
 #include "../support/sc_isolation.hpp"
 #include "platform.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::platform {
 namespace {
 
@@ -83,6 +81,31 @@ TEST(Platform, RejectsImpossibleConfiguration) {
     EXPECT_FALSE(p.ok());
     EXPECT_NE(p.error().find("core.lanes: 0 is out of range 1..256"), std::string::npos) << p.error();
     EXPECT_NE(p.error().find("core.rob_size: 0 is out of range 1..4096"), std::string::npos) << p.error();
+  });
+}
+
+// SystemC's reports (such as W571) go to stderr, one line each, never to standard output, where
+// the run's report goes; quiet (-q) leaves out warnings and infos.
+TEST(Platform, SystemCReportsGoToStderrAndQuietLeavesOutWarnings) {
+  par::testing::run_isolated([] {
+    install_report_handler(false);
+    ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
+    SC_REPORT_WARNING("/parsys/test", "something odd");
+    SC_REPORT_INFO("/parsys/test", "for your information");
+    std::string out = ::testing::internal::GetCapturedStdout();
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "parsys: SystemC warning: /parsys/test: something odd\n"
+                   "parsys: SystemC info: /parsys/test: for your information\n");
+    install_report_handler(true);
+    ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
+    SC_REPORT_WARNING("/parsys/test", "something odd");
+    out = ::testing::internal::GetCapturedStdout();
+    err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(out, "");
+    EXPECT_EQ(err, "");
   });
 }
 

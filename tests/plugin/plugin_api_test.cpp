@@ -5,8 +5,6 @@
 #include "par/plugin/plugin_library.hpp"
 #include "../support/sc_isolation.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::plugin {
 namespace {
 
@@ -83,7 +81,7 @@ class Tiny : public TargetModel {
 };
 
 TEST(PluginApi, FactoryWrapperTurnsExceptionsIntoMessages) {
-  testing::run_isolated([] {
+  par::testing::run_isolated([] {
     char error[64] = "";
     RawArgs ok{{{"ok", "1", PARSYS_PLUGIN_ARG_USER}}};
     par_plugin_args list = ok.list();

@@ -90,7 +90,7 @@ TEST(PluginLoader, InfoOfAGoodPlugin) {
 }
 
 TEST(PluginLoader, FactoryErrorsCarryThePluginsMessage) {
-  testing::run_isolated([] {
+  par::testing::run_isolated([] {
     std::string error;
     const auto lib = PluginLibrary::open(PLUGIN_TEST_RAM, error);
     ASSERT_NE(lib, nullptr) << error;
@@ -114,7 +114,7 @@ TEST(PluginLoader, FactoryErrorsCarryThePluginsMessage) {
 }
 
 TEST(PluginLoader, ModelMustHaveADeclaredTiming) {
-  testing::run_isolated([] {
+  par::testing::run_isolated([] {
     std::string error;
     const auto lib = PluginLibrary::open(PLUGIN_TEST_RAM_LT_ONLY, error);
     ASSERT_NE(lib, nullptr) << error;

@@ -17,8 +17,6 @@ using par::testing::TlmHarness;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
-
 // Four initiators each write 8 bytes at t = 10 ns and read them back when the write is done.
 void four_initiators_write_then_read(PluginTarget& target, std::vector<std::unique_ptr<TlmHarness>>& hs) {
   for (int i = 0; i < 4; ++i) {

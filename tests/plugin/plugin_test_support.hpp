@@ -17,6 +17,9 @@
 
 namespace par::plugin::testing {
 
+// A time as a number of nanoseconds.
+inline double ns(const sc_core::sc_time& t) { return t / sc_core::sc_time(1, sc_core::SC_NS); }
+
 inline TargetSpec spec_for(const std::string& library, const std::string& args,
                            const std::string& instance = "dram") {
   TargetSpec s;

@@ -10,9 +10,12 @@
 // model that the protocol checker must catch); broken=silent (mode=at) accepts requests and never
 // answers (a hung model: the platform's deadlock report must name who waits).
 // fail=<text> makes the factory fail with that text; bad_stat=1 reports a statistic with an
-// invalid name. Base-protocol violations it sees from parsys are counted in the statistic
+// invalid name. crash=create|access|abort is a model that crashes: an invalid memory access in its
+// constructor or in its first access, or abort() in its first access (crash reports must name it). Base-protocol violations it sees from parsys are counted in the statistic
 // `violations` (a second BEGIN_REQ before END_REQ, a payload without memory manager, END_RESP
 // for the wrong transaction).
+#include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <stdexcept>
@@ -43,9 +46,11 @@ class TestRam : public par::plugin::TargetModel {
         bad_stat_(args.get_uint("bad_stat", 0) != 0),
         broken_(args.get_choice("broken", "none", {"none", "status", "silent"})),
         broken_status_(broken_ == "status"),
+        crash_(args.get_choice("crash", "none", {"none", "create", "access", "abort"})),
         bytes_(size_),
         peq_(this, &TestRam::phase_due) {
     if (args.has("fail")) throw std::invalid_argument(args.get_string("fail", ""));
+    if (crash_ == "create") crash();
     args.get_uint("base", 0);  // platform-supplied, read so tests can check it arrives
     socket_.register_transport_dbg(this, &TestRam::transport_dbg);
     if (at_) socket_.register_nb_transport_fw(this, &TestRam::nb_transport_fw);
@@ -71,7 +76,14 @@ class TestRam : public par::plugin::TargetModel {
   }
 
  private:
+  // An address the compiler cannot see is invalid, so the store really faults.
+  static void crash() {
+    volatile std::uintptr_t address = 16;
+    *reinterpret_cast<volatile int*>(address) = 1;
+  }
   void serve(tlm::tlm_generic_payload& tx) {
+    if (crash_ == "access") crash();
+    if (crash_ == "abort") std::abort();
     ++accesses_;
     const std::uint64_t a = tx.get_address();
     const unsigned n = tx.get_data_length();
@@ -170,6 +182,7 @@ class TestRam : public par::plugin::TargetModel {
   bool bad_stat_;
   std::string broken_;
   bool broken_status_;
+  std::string crash_;
   std::vector<unsigned char> bytes_;
   tlm_utils::peq_with_cb_and_phase<TestRam> peq_;
   std::deque<tlm::tlm_generic_payload*> responses_;

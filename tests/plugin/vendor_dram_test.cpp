@@ -22,8 +22,6 @@ using par::testing::TlmHarness;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
-
 // 1 GHz (1 ns cycles), tRCD 3, tCL 4, tRP 5, 8 bytes per cycle: a 64-byte access takes 8 data
 // cycles. Rows of 1 KiB over 4 banks: bank = (address / 1024) mod 4.
 const char* const kArgs = "tRCD=3,tCL=4,tRP=5,bus_bytes=8,row_bytes=1024,banks=4";

@@ -13,8 +13,6 @@
 #include "par/isa/assembler.hpp"
 #include "rb_gs_reference.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::host {
 namespace {
 
@@ -50,24 +48,25 @@ TEST(HostPrograms, SvaCopyComputesTheReferenceMatrix) {
     const isa::Program program = load("sw/kernels/sva.par");
     MiniSystem sys(program, MiniSystemConfig{}, make_host_program("sva-copy", nullptr));
     ASSERT_EQ(sys.run(), "");
-    EXPECT_NE(sys.master().log_text().find("Z matches the C++ reference"), std::string::npos) << sys.master().log_text();
+    EXPECT_NE(sys.host_log().find("Z matches the C++ reference"), std::string::npos) << sys.host_log();
     // The result is in the device buffer the host allocated (x, y, then Z in the heap).
     const std::vector<double> ref = kernels::sva_reference(program);
     const std::uint64_t z = 0x200000 + 2 * 1280 * 8;
     EXPECT_EQ(std::memcmp(sys.at(z), ref.data(), ref.size() * 8), 0);
-    ASSERT_EQ(sys.master().launches().size(), 1u);
-    EXPECT_EQ(sys.master().launches()[0].threads, 1280);
+    ASSERT_EQ(sys.launches().size(), 1u);
+    EXPECT_EQ(sys.launches()[0].threads, 1280);
     const double copied = 2 * 1280 * 8 + 2 * 1280 * 40;
     EXPECT_EQ(sys.master().stats().find("copy_to_device_bytes")->number() +
                   sys.master().stats().find("copy_from_device_bytes")->number(),
               copied);
-    // 64-byte chunks (one link packet each), a staging burst, DOORBELL and WAIT.
-    EXPECT_EQ(sys.master().stats().find("transactions")->number(), copied / 64 + 3);
+    // 64-byte chunks (one link packet each), a staging burst and DOORBELL; the wait is the
+    // completion interrupt.
+    EXPECT_EQ(sys.master().stats().find("transactions")->number(), copied / 64 + 2);
     EXPECT_EQ(sys.master().finished_at(), sc_core::sc_time(174523, sc_core::SC_NS));
-    const runtime::LaunchRecord& l = sys.master().launches()[0];
+    const runtime::LaunchRecord& l = sys.launches()[0];
     const sched::PacketRecord& r = sys.scheduler().packet_records()[0];
     EXPECT_EQ(r.executed - r.started, sc_core::sc_time(4684, sc_core::SC_NS));
-    EXPECT_EQ(l.submitted - l.submit_begin, sc_core::sc_time(560, sc_core::SC_NS));
+    EXPECT_EQ(l.submitted - l.submit_begin, sc_core::sc_time(440, sc_core::SC_NS));
   });
 }
 
@@ -76,7 +75,7 @@ void check_host_rb_gs(const MiniSystemConfig& cfg) {
   const fullsystem::RbGsResult ref = fullsystem::rb_gs_reference(program);
   MiniSystem sys(program, cfg, make_host_program("rb-gauss-seidel", nullptr));
   ASSERT_EQ(sys.run(), "");
-  EXPECT_EQ(sys.master().log_text(),
+  EXPECT_EQ(sys.host_log(),
             "rb-gauss-seidel: converged after 95 sweeps (190 packets of 256 threads, eps 1e-06); reference: 95 sweeps; "
             "grids match the C++ reference\n");
   const fullsystem::RbGsParams p = fullsystem::rb_gs_params(sys.program());
@@ -85,12 +84,12 @@ void check_host_rb_gs(const MiniSystemConfig& cfg) {
     ASSERT_EQ(std::memcmp(sys.at(p.red + 8 * i), &ref.red[i], 8), 0) << "red " << i;
     ASSERT_EQ(std::memcmp(sys.at(p.black + 8 * i), &ref.black[i], 8), 0) << "black " << i;
   }
-  EXPECT_EQ(sys.master().launches().size(), 190u);
+  EXPECT_EQ(sys.launches().size(), 190u);
   if (!cfg.data_in_host_memory) {
-    // Per sweep: flag clear, 2 x (staging, DOORBELL, WAIT), flag read; then the sweep count
+    // Per sweep: flag clear, 2 x (staging, DOORBELL), flag read; then the sweep count
     // store and two 2304-byte grids in 64-byte chunks. The .MASTER program takes 1039.92 us.
     EXPECT_EQ(sys.master().finished_at(), sc_core::sc_time(1046346, sc_core::SC_NS));
-    EXPECT_EQ(sys.master().stats().find("transactions")->number(), 95 * 8 + 1 + 2 * 36);
+    EXPECT_EQ(sys.master().stats().find("transactions")->number(), 95 * 6 + 1 + 2 * 36);
   }
 }
 
@@ -102,7 +101,7 @@ TEST(HostPrograms, RedBlackGaussSeidelWithDataInHostMemory) {
   par::testing::run_isolated([] {
     MiniSystemConfig cfg;
     cfg.data_in_host_memory = true;
-    cfg.master.wait = runtime::WaitMode::Flag;
+    cfg.runtime.wait = runtime::WaitMode::Flag;
     check_host_rb_gs(cfg);
   });
 }
@@ -115,12 +114,12 @@ main:   nop      #
 bad:    ld8    r2 = i1[0] #
 )", "f.par");
   ASSERT_TRUE(a.ok()) << a.messages();
-  for (runtime::WaitMode mode : {runtime::WaitMode::Register, runtime::WaitMode::Poll, runtime::WaitMode::Flag}) {
+  for (runtime::WaitMode mode : {runtime::WaitMode::Interrupt, runtime::WaitMode::Poll, runtime::WaitMode::Flag}) {
     SCOPED_TRACE(runtime::to_string(mode));
     // Uncaught: the run fails with the packet's message.
     par::testing::run_isolated([&] {
       MiniSystemConfig cfg;
-      cfg.master.wait = mode;
+      cfg.runtime.wait = mode;
       class Faulting final : public runtime::HostProgram {
        public:
         std::string name() const override { return "faulting"; }
@@ -132,7 +131,7 @@ bad:    ld8    r2 = i1[0] #
       };
       MiniSystem sys(*a.program, cfg, std::make_unique<Faulting>());
       EXPECT_EQ(sys.run(),
-                "master: packet 1 (bad, 2 threads) failed: threads 0..0 on core 0: TLM_GENERIC_ERROR_RESPONSE; "
+                "master: packet 1 (bad, 2 threads) failed: threads 0..0 on core 0: the core reported a failure; "
                 "core0: runtime error at pc 1 (f.par:5), thread 0: misaligned 8-byte load at 0x4; "
                 "core1: runtime error at pc 1 (f.par:5), thread 1: misaligned 8-byte load at 0x4");
     });
@@ -156,7 +155,7 @@ bad:    ld8    r2 = i1[0] #
     };
     MiniSystem sys(*a.program, MiniSystemConfig{}, std::make_unique<Recovering>());
     EXPECT_EQ(sys.run(), "");
-    EXPECT_EQ(sys.master().log_text(), "caught packet 1\nsecond packet ok\n");
+    EXPECT_EQ(sys.host_log(), "caught packet 1\nsecond packet ok\n");
   });
 }
 

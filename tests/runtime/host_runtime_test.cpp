@@ -1,6 +1,7 @@
 // The host runtime against FakePort / FakeScheduler: allocation, copy chunking and timing,
 // single accesses, symbols, the staging burst and doorbell of a launch, the three wait methods
-// with exact times and transaction counts, failed packets (DeviceError, never a hang), limits.
+// with exact times and transaction counts, waiting for a queue entry before a DOORBELL, failed
+// packets (DeviceError, never a hang), limits.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -11,8 +12,6 @@
 #include "host_runtime.hpp"
 #include "../support/sc_isolation.hpp"
 #include "runtime_test_support.hpp"
-
-PARSYS_DEFINE_SC_MAIN
 
 namespace par::runtime {
 namespace {
@@ -177,8 +176,10 @@ TEST_F(HostRuntimeTest, LaunchStagesTheWholeBlockInOneBurstThenRingsTheDoorbell)
   std::memcpy(w, burst.data.data(), 256);
   EXPECT_EQ(w[0], 5u);     // START
   EXPECT_EQ(w[1], 1280u);  // THREADS
-  EXPECT_EQ(w[2], 0u);     // FLAG_ADDR: not used by the register wait
-  EXPECT_EQ(w[3], 0u);
+  EXPECT_EQ(w[2], 0u);     // FLAG_ADDR: not used by the interrupt wait
+  EXPECT_EQ(w[3], 1u);     // TAG = sequence number, the interrupt's data
+  EXPECT_EQ(w[4], sched::kControlInterrupt);  // CONTROL
+  for (int k = 5; k < 16; ++k) EXPECT_EQ(w[k], 0u);
   EXPECT_EQ(w[16], 0u);    // i0 is never inherited
   EXPECT_EQ(w[17], 0xA1u);
   EXPECT_EQ(w[18], 0xA2u);
@@ -202,12 +203,12 @@ TEST_F(HostRuntimeTest, LaunchStagesTheWholeBlockInOneBurstThenRingsTheDoorbell)
   EXPECT_THROW(rt.launch(rt.kernel("kern"), 1, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}), RuntimeError);
 }
 
-TEST_F(HostRuntimeTest, RegisterWaitIsOneBlockingReadOfWait) {
+TEST_F(HostRuntimeTest, InterruptWaitSleepsUntilTheCompletionInterruptWithoutATransaction) {
   HostRuntime rt(port, test_config(), program, stats);
   const Launch l = rt.launch(rt.kernel("kern"), 10);  // accepted at 200, completes at 1200
   rt.wait(l);
-  ASSERT_EQ(port.log.size(), 3u);
-  EXPECT_EQ(port.log[2].address, port.scheduler_base + sched::kRegWait);
+  EXPECT_EQ(port.log.size(), 2u);
+  EXPECT_EQ(port.interrupts_taken, 1u);
   EXPECT_EQ(rt.now(), ns(1200));
   const LaunchTiming t = rt.timing(l);
   EXPECT_TRUE(t.done);
@@ -217,8 +218,32 @@ TEST_F(HostRuntimeTest, RegisterWaitIsOneBlockingReadOfWait) {
   EXPECT_EQ(stat("wait_ns"), 1000);
   rt.wait(l);  // known complete: no transaction
   rt.wait();
-  EXPECT_EQ(port.log.size(), 3u);
+  EXPECT_EQ(port.log.size(), 2u);
+  EXPECT_EQ(port.interrupts_taken, 1u);
   EXPECT_FALSE(rt.outstanding());
+}
+
+TEST_F(HostRuntimeTest, WithEveryQueueEntryTakenALaunchFirstWaitsForACompletion) {
+  RuntimeConfig cfg = test_config();
+  cfg.queue_depth = 2;
+  sched.depth = 2;
+  HostRuntime rt(port, cfg, program, stats);
+  rt.launch(rt.kernel("kern"), 10);   // staged 0..100, DOORBELL 100..200: completes at 1200
+  rt.launch(rt.kernel("other"), 10);  // staged 200..300, DOORBELL 300..400: completes at 1400
+  rt.launch(rt.kernel("kern"), 10);   // waits for packet 1's interrupt at 1200, then stages
+  ASSERT_EQ(port.log.size(), 6u);
+  EXPECT_EQ(port.log[4].issue, ns(1200));
+  EXPECT_EQ(port.log[5].address, port.scheduler_base + sched::kRegDoorbell);
+  EXPECT_EQ(port.log[5].issue, ns(1300));
+  EXPECT_EQ(sched.refused_doorbells(), 0);
+  EXPECT_EQ(stat("queue_full_waits"), 1);
+  EXPECT_TRUE(rt.launches()[0].done);
+  EXPECT_EQ(rt.launches()[0].completed, ns(1200));
+  EXPECT_FALSE(rt.launches()[1].done);
+  rt.wait();  // packet 3: accepted at 1400, completes at 2400
+  EXPECT_EQ(rt.now(), ns(2400));
+  EXPECT_EQ(port.interrupts_taken, 3u);
+  EXPECT_EQ(stat("waits"), 2);
 }
 
 TEST_F(HostRuntimeTest, PollWaitReadsCompletedEveryPollIntervalThenStatus) {
@@ -265,7 +290,7 @@ TEST_F(HostRuntimeTest, FlagWaitPollsTheHostFlagWhoseTagIsTheSequenceNumber) {
 }
 
 TEST_F(HostRuntimeTest, AFailedPacketIsADeviceErrorInEveryWaitMode) {
-  for (WaitMode mode : {WaitMode::Register, WaitMode::Poll, WaitMode::Flag}) {
+  for (WaitMode mode : {WaitMode::Interrupt, WaitMode::Poll, WaitMode::Flag}) {
     SCOPED_TRACE(to_string(mode));
     FakePort p;
     FakeScheduler s;
@@ -330,13 +355,15 @@ TEST_F(HostRuntimeTest, APollingWaitHasATimeLimitInsteadOfHanging) {
 TEST(RuntimeConfigTest, InvalidValuesNameTheirOption) {
   RuntimeConfig c;
   c.copy_chunk_bytes = 48;
+  c.queue_depth = 0;
   c.wait = WaitMode::Flag;
   c.poll_ns = 0;
   const std::vector<std::string> e = c.validate();
-  ASSERT_EQ(e.size(), 3u);
+  ASSERT_EQ(e.size(), 4u);
   EXPECT_EQ(e[0], "master.copy_chunk_bytes: 48 is not a power of two in 1..1048576");
-  EXPECT_EQ(e[1], "master.poll_ns: must be in (0, 1e12]");
-  EXPECT_EQ(e[2], "master.flag_addr: must be set (a host-memory address) when master.wait = flag");
+  EXPECT_EQ(e[1], "scheduler.queue_depth: must be at least 1");
+  EXPECT_EQ(e[2], "master.poll_ns: must be in (0, 1e12]");
+  EXPECT_EQ(e[3], "master.flag_addr: must be set (a host-memory address) when master.wait = flag");
   FakePort port;
   simkit::StatGroup g("m");
   const isa::Program p;

@@ -1,7 +1,8 @@
 // Test doubles for the host runtime and the .MASTER interpreter without SystemC processes:
-// FakePort (a HostPort with a flat memory, a fixed latency per transaction and a log of every
-// transaction) and FakeScheduler (the thread scheduler's register protocol with scripted packet
-// durations and failures, answering at exact times). sc_time is used as a plain value type.
+// FakePort (a HostPort with a flat memory, a fixed latency per transaction, a log of every
+// transaction, and the scheduler's interrupts) and FakeScheduler (the thread scheduler's register
+// protocol with scripted packet durations and failures, answering at exact times, and the
+// completion interrupts it raises). sc_time is used as a plain value type.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,8 +16,9 @@
 
 #include <systemc>
 
-#include "host_port.hpp"
-#include "thread_scheduler_regs.hpp"
+#include "par/master/host_port.hpp"
+#include "par/sckit/interrupt.hpp"
+#include "par/sched/scheduler_registers.hpp"
 
 namespace par::runtime::testing {
 
@@ -27,7 +29,8 @@ inline sc_time ns(double v) { return sc_time(v, SC_NS); }
 
 // The scheduler's registers (thread_scheduler README) as a function of time. Packets complete in
 // order: packet k completes at max(accepted_k + duration(k), completion of k - 1), where accepted
-// is the DOORBELL's arrival + the register latency.
+// is the DOORBELL's arrival + the register latency; a packet with CONTROL.interrupt raises its
+// interrupt then. A DOORBELL that finds `depth` packets outstanding is refused.
 class FakeScheduler {
  public:
   struct Packet {
@@ -39,12 +42,26 @@ class FakeScheduler {
   std::function<sc_time(std::uint64_t seq)> duration = [](std::uint64_t) { return ns(1000); };
   std::function<bool(std::uint64_t seq)> fails = [](std::uint64_t) { return false; };
   bool never_complete = false;  // packets never complete (wait limits)
+  std::uint64_t depth = 32;     // queue entries
 
   const std::vector<Packet>& packets() const { return packets_; }
   int clear_errors() const { return clears_; }
+  int refused_doorbells() const { return refused_; }
 
-  // One access at offset `off` arriving at `t`; returns the completion time (t + latency, or for
-  // WAIT the completion of every packet submitted) and the response.
+  // The completion interrupts in arrival order.
+  std::vector<sckit::Interrupt> interrupts() const {
+    std::vector<sckit::Interrupt> v;
+    for (const Packet& p : packets_) {
+      if ((p.block[sched::kRegControl / 8] & sched::kControlInterrupt) == 0) continue;
+      const auto tag = static_cast<std::uint32_t>(p.block[sched::kRegTag / 8]) & sched::kInterruptTagMask;
+      v.push_back({tag | (p.failed ? sched::kInterruptFailedBit : 0u), p.completion});
+    }
+    std::stable_sort(v.begin(), v.end(), [](const sckit::Interrupt& a, const sckit::Interrupt& b) { return a.at < b.at; });
+    return v;
+  }
+
+  // One access at offset `off` arriving at `t`; returns the completion time (t + latency) and the
+  // response.
   sc_time access(bool write, std::uint64_t off, std::uint8_t* data, unsigned len, sc_time t, sc_time latency,
                  std::string& error) {
     const sc_time done = t + latency;
@@ -60,6 +77,11 @@ class FakeScheduler {
     std::uint64_t v = 0;
     if (write) {
       if (off == sched::kRegDoorbell) {
+        if (packets_.size() - completed(done) >= depth) {
+          ++refused_;
+          error = "TLM_GENERIC_ERROR_RESPONSE";
+          return done;
+        }
         Packet p;
         p.seq = packets_.size() + 1;
         std::memcpy(p.block, staging_, sizeof p.block);
@@ -76,7 +98,6 @@ class FakeScheduler {
       }
       return done;
     }
-    sc_time when = done;
     switch (off) {
       case sched::kRegCompleted: v = completed(done); break;
       case sched::kRegSubmitted: v = packets_.size(); break;
@@ -84,15 +105,10 @@ class FakeScheduler {
         v = (completed(done) < packets_.size() ? sched::kStatusBusy : 0) | (failed_seq(done) ? sched::kStatusError : 0);
         break;
       case sched::kRegFailedSeq: v = failed_seq(done); break;
-      case sched::kRegWait:
-        if (!packets_.empty()) when = std::max(done, packets_.back().completion);
-        v = completed(when);
-        if (failed_seq(when) != 0) error = "TLM_GENERIC_ERROR_RESPONSE";
-        break;
       default: error = "TLM_ADDRESS_ERROR_RESPONSE"; break;
     }
     std::memcpy(data, &v, 8);
-    return when;
+    return done;
   }
 
   // The completion flag as the host reads it at `t`: the tag (| error bit) of the last packet with
@@ -123,11 +139,12 @@ class FakeScheduler {
   std::vector<Packet> packets_;
   std::uint64_t cleared_through_ = 0;
   int clears_ = 0;
+  int refused_ = 0;
 };
 
 // A HostPort over a flat memory [mem_base, mem_base + size) with a fixed latency per
 // transaction, an optional FakeScheduler window, and a log of every transaction.
-class FakePort : public HostPort {
+class FakePort : public master::HostPort {
  public:
   struct Tx {
     bool write = false;
@@ -154,7 +171,7 @@ class FakePort : public HostPort {
     now_ += sc_time::from_value(period.value() * cycles);
   }
   void wait_until(const sc_time& t) override { now_ = std::max(now_, t); }
-  AccessResult transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
+  master::AccessResult transact(bool write, std::uint64_t address, std::uint8_t* data, unsigned length,
                         const sc_time& issue) override {
     EXPECT_GE(issue, now_) << "a transaction issued in the past";
     Tx tx{write, address, length, issue, issue + latency, {}, {}};
@@ -171,8 +188,20 @@ class FakePort : public HostPort {
     }
     tx.data.assign(data, data + length);
     log.push_back(tx);
-    return AccessResult{tx.error.empty(), tx.error, tx.done};
+    return master::AccessResult{tx.error.empty(), tx.error, tx.done};
   }
+  // The scheduler's next completion interrupt (they reach the CPU when they are raised).
+  sckit::Interrupt wait_interrupt() override {
+    const std::vector<sckit::Interrupt> all = scheduler != nullptr ? scheduler->interrupts() : std::vector<sckit::Interrupt>{};
+    if (interrupts_taken >= all.size()) {
+      ADD_FAILURE() << "waiting for an interrupt that is never raised";
+      return sckit::Interrupt{0, now_};
+    }
+    const sckit::Interrupt m = all[interrupts_taken++];
+    now_ = std::max(now_, m.at);
+    return m;
+  }
+  std::size_t interrupts_taken = 0;
 
   std::uint64_t word(std::uint64_t address) const {
     std::uint64_t v;

@@ -58,6 +58,16 @@ TEST(FormatShortest, RoundTrips) {
   EXPECT_EQ(format_shortest(-2.5), "-2.5");
 }
 
+TEST(FormatBytes, LargestBinaryUnitThatDividesTheCount) {
+  EXPECT_EQ(format_bytes(0), "0 bytes");
+  EXPECT_EQ(format_bytes(1000), "1000 bytes");
+  EXPECT_EQ(format_bytes(1024), "1 KiB");
+  EXPECT_EQ(format_bytes(1536), "1536 bytes");
+  EXPECT_EQ(format_bytes(std::uint64_t{64} << 20), "64 MiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{3} << 40), "3 TiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{1} << 50), "1024 TiB");
+}
+
 TEST(FormatClass, AppliesTheChosenStyle) {
   EXPECT_EQ(Format::integer().apply(7.5), "8");
   EXPECT_EQ(Format::fixed(3).apply(1.0005), "1.001");

@@ -1,6 +1,9 @@
 // Options: every user error becomes a clear message in ParseResult::errors, never an exception.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include "par/simkit/options.hpp"
 #include "simkit_test_support.hpp"
 
@@ -95,6 +98,21 @@ TEST_F(OptionErrorsTest, UnreadableConfigFiles) {
             "cannot read config file '" + missing + "': No such file or directory");
   EXPECT_EQ(only_error({"--config", dir.path()}),
             "cannot read config file '" + dir.path() + "': it is a directory");
+  // A read that fails after the open (the kernel refuses to read /proc/self/mem at address 0).
+  EXPECT_EQ(only_error({"--config", "/proc/self/mem"}),
+            "cannot read config file '/proc/self/mem': read error: Input/output error");
+}
+
+// A file that never ends or is far too large is refused at a bound instead of filling memory.
+TEST_F(OptionErrorsTest, ConfigFilesAreLimitedTo1MiB) {
+  EXPECT_EQ(only_error({"--config", "/dev/zero"}), "cannot read config file '/dev/zero': it is a device, not a file");
+  const std::string big = dir.path() + "/big.ini";
+  std::ofstream(big) << std::string((1 << 20) + 1, '#');
+  EXPECT_EQ(only_error({"--config", big}),
+            "cannot read config file '" + big + "': it is larger than 1 MiB, the limit for this kind of input");
+  const std::string largest = dir.path() + "/largest.ini";
+  std::ofstream(largest) << "[core]\ncount = commit\n" << std::string((1 << 20) - 24, '#');
+  EXPECT_TRUE(reg.parse({"--config", largest}).ok());
 }
 
 TEST_F(OptionErrorsTest, IniErrorsNameFileAndLine) {

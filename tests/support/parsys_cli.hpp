@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -47,6 +48,39 @@ inline CliResult parsys(const std::string& args) {
   while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+struct CliStreams {
+  int status = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs `parsys ARGS` with stdout and stderr apart (where a message goes is part of the
+// interface). `shell_prefix` runs first in the same shell, e.g. "ulimit -v 4000000 &&".
+inline CliStreams parsys_streams(const std::string& args, const std::string& shell_prefix = "") {
+  char err_path[] = "/tmp/parsys_stderr_XXXXXX";
+  const int fd = mkstemp(err_path);
+  CliStreams r;
+  if (fd < 0) return r;
+  close(fd);
+  const std::string cmd = "sh -c '" + shell_prefix + " exec " + PARSYS_BIN + " " + with_test_run_args(args) +
+                          "' 2>" + err_path;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p != nullptr) {
+    std::array<char, 4096> buf{};
+    std::size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    const int st = pclose(p);
+    // Killed by a signal: 128 + the signal, as a shell reports it.
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+  }
+  std::ifstream f(err_path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  r.err = ss.str();
+  std::remove(err_path);
   return r;
 }
 

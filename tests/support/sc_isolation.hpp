@@ -36,9 +36,3 @@ inline void run_isolated(const std::function<void()>& body) {
 }
 
 }  // namespace par::testing
-
-// SystemC needs an sc_main symbol even when main() comes from GoogleTest. The static initializer
-// keeps SystemC's copyright banner out of the test output.
-#define PARSYS_DEFINE_SC_MAIN                                                              \
-  int sc_main(int, char*[]) { return 0; }                                                  \
-  static const bool parsys_sc_banner_off = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;

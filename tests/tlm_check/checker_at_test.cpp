@@ -23,16 +23,10 @@ using testing::AtInitiator;
 using testing::AtMemoryTarget;
 using testing::PayloadPool;
 using testing::prepare;
+using testing::recording;
 using testing::ScriptedInitiator;
 using testing::ScriptedTarget;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-CheckerConfig recording() {
-  CheckerConfig c;
-  c.stop_on_violation = false;
-  return c;
-}
+using testing::ns;
 
 void script(AtInitiator& init) {
   // Addresses select the target's path: 0x0xx accepted, 0x1xx updated, 0x2xx completed. Requests

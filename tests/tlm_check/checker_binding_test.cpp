@@ -27,8 +27,7 @@ using par::testing::TlmHarness;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 using testing::AtInitiator;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
+using testing::ns;
 
 constexpr std::uint64_t kMemBase = 0x100000000ull;
 

@@ -25,16 +25,10 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 using testing::prepare;
+using testing::recording;
 using testing::ScriptedInitiator;
 using testing::ScriptedTarget;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-CheckerConfig recording() {
-  CheckerConfig c;
-  c.stop_on_violation = false;
-  return c;
-}
+using testing::ns;
 
 // The same script on two harnesses. Issue times differ by at least 1 ns: SystemC runs processes
 // woken at the same time in no specified order, which would make the two runs differ without
@@ -181,6 +175,32 @@ TEST(CheckerLt, TargetReturningAnEarlierTimeThanTheCall) {
     checker.connect(init.out, target.in);
     sc_core::sc_start(ns(100));
     EXPECT_RULES(checker.violations(), Rule::BlockingTimeOrder);
+  });
+}
+
+// A target that holds the call for the work the access starts (5 us) breaks the platform's rule;
+// one that waits for its own access (200 ns) does not.
+TEST(CheckerLt, ATargetWaitingLongerThanItsAccessIsCaught) {
+  run_isolated([] {
+    ScriptedTarget target("target");
+    target.on_b_transport = [](tlm::tlm_generic_payload& tx, sc_time& d) {
+      sc_core::wait(d + (tx.get_address() == 0x10 ? ns(200) : ns(5000)));
+      d = SC_ZERO_TIME;
+      tx.set_response_status(tlm::TLM_OK_RESPONSE);
+    };
+    ScriptedInitiator init("init", [](ScriptedInitiator& self) {
+      unsigned char buf[8] = {};
+      self.b(tlm::TLM_READ_COMMAND, 0x10, buf, 8, ns(20));
+      self.b(tlm::TLM_WRITE_COMMAND, 0x20, buf, 8, SC_ZERO_TIME);
+    });
+    ProtocolChecker<> checker("checker", "init.out", "target.in", recording());
+    checker.connect(init.out, target.in);
+    sc_core::sc_start(ns(10000));
+    EXPECT_RULES(checker.violations(), Rule::BlockingWait);
+    EXPECT_NE(checker.violations()[0].message.find("b_transport of a write of 8 bytes at 0x20 waited 5 us inside "
+                                                   "the call (from 220 ns to 5220 ns)"),
+              std::string::npos)
+        << checker.violations()[0].message;
   });
 }
 

@@ -14,8 +14,6 @@
 #include "par/tlmcheck/protocol_monitor.hpp"
 #include "tlm_check_test_support.hpp"
 
-PARSYS_DEFINE_SC_MAIN  // once for the whole tlm_check_tests binary
-
 namespace par::tlmcheck {
 namespace {
 
@@ -24,17 +22,11 @@ using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 using testing::PayloadPool;
 using testing::prepare;
+using testing::recording;
+using testing::ns;
 using tlm::tlm_generic_payload;
 using tlm::tlm_phase;
 using tlm::tlm_sync_enum;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-CheckerConfig recording() {
-  CheckerConfig c;
-  c.stop_on_violation = false;
-  return c;
-}
 
 // An extension type for the extension-leak rule.
 struct TagExtension : tlm::tlm_extension<TagExtension> {
@@ -372,6 +364,46 @@ TEST_F(MonitorTest, BlockingTransportMustNotGoBackInTime) {
       },
       ns(30), ns(100), ns(140));
   EXPECT_EQ(m->violations().size(), 1u);
+}
+
+// The platform's rule: a target may wait inside b_transport for the access it models, not longer
+// than protocol_check.max_b_transport_wait_ns (1000 ns by default).
+TEST_F(MonitorTest, ATargetThatWaitsLongerThanTheBoundIsReported) {
+  const auto waits = [this](sc_time after) {
+    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    b(
+        [](tlm_generic_payload& t, sc_time& d) {
+          t.set_response_status(tlm::TLM_OK_RESPONSE);
+          d = SC_ZERO_TIME;
+        },
+        ns(20), ns(100), after);
+  };
+  waits(ns(1100));  // exactly the bound
+  EXPECT_NO_VIOLATIONS(m->violations());
+  waits(ns(1100.001));
+  EXPECT_RULES(m->violations(), Rule::BlockingWait);
+  EXPECT_EQ(m->violations()[0].message,
+            "protocol violation between core0.mem and bus.in: [timing.b_transport_wait] b_transport of a read "
+            "of 8 bytes at 0x40 waited 1000001 ps inside the call (from 100 ns to 1100001 ps), longer than "
+            "protocol_check.max_b_transport_wait_ns = 1 us (rule: b_transport must not wait longer than the "
+            "access it models (bound: protocol_check.max_b_transport_wait_ns); long work is started by a write "
+            "that returns and signals its end; the platform's rule, docs/architecture.md) at 1100001 ps");
+}
+
+TEST_F(MonitorTest, TheWaitBoundIsConfigurableAndZeroTurnsItOff) {
+  CheckerConfig c = recording();
+  c.max_b_transport_wait_ns = 50;
+  m = std::make_unique<ProtocolMonitor>("core0.mem", "bus.in", c, other_stats);
+  b(ok_target, SC_ZERO_TIME, ns(100), ns(151));
+  EXPECT_RULES(m->violations(), Rule::BlockingWait);
+  c.max_b_transport_wait_ns = 0;
+  simkit::StatGroup third{"third"};
+  m = std::make_unique<ProtocolMonitor>("core0.mem", "bus.in", c, third);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  b(ok_target, SC_ZERO_TIME, ns(100), ns(1e9));
+  EXPECT_NO_VIOLATIONS(m->violations());
+  c.max_b_transport_wait_ns = -1;
+  EXPECT_EQ(c.validate(), std::vector<std::string>{"protocol_check.max_b_transport_wait_ns: -1 is out of range 0..1e+15"});
 }
 
 TEST_F(MonitorTest, BlockingTransportFromAMethodProcess) {

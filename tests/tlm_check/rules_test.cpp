@@ -38,6 +38,7 @@ TEST(Rules, EveryRuleHasItsNameSectionAndText) {
       {Rule::BlockingFromMethod, "b.method_process"},
       {Rule::NegativeDelay, "timing.negative_delay"},
       {Rule::BlockingTimeOrder, "timing.b_transport_order"},
+      {Rule::BlockingWait, "timing.b_transport_wait"},
       {Rule::NbTimeOrder, "timing.nb_transport_order"},
       {Rule::MemoryManager, "nb.memory_manager"},
       {Rule::UnknownPhase, "nb.unknown_phase"},

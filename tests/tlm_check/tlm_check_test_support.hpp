@@ -18,10 +18,21 @@
 #include <vector>
 
 #include "par/sckit/payload.hpp"
+#include "par/tlmcheck/checker_config.hpp"
 #include "par/tlmcheck/protocol_monitor.hpp"
 #include "par/tlmcheck/rules.hpp"
 
 namespace par::tlmcheck::testing {
+
+// A time in nanoseconds.
+inline sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
+
+// A checker that records every violation instead of stopping the simulation at the first.
+inline CheckerConfig recording() {
+  CheckerConfig c;
+  c.stop_on_violation = false;
+  return c;
+}
 
 // Sets the attributes of a fresh request (response status incomplete, no byte enables).
 inline void prepare(tlm::tlm_generic_payload& tx, tlm::tlm_command command, std::uint64_t address,

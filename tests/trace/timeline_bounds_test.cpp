@@ -14,8 +14,7 @@ namespace {
 using testing::events_of;
 using testing::json;
 using testing::parse;
-
-constexpr Ps ns(std::uint64_t n) { return n * 1000; }
+using testing::ns;
 
 std::size_t non_metadata(const json& doc) {
   return doc.at("traceEvents").size() - events_of(doc, "M").size();

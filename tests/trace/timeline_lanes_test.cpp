@@ -15,8 +15,7 @@ using testing::events_of;
 using testing::json;
 using testing::Names;
 using testing::parse;
-
-constexpr Ps ns(std::uint64_t n) { return n * 1000; }
+using testing::ns;
 
 Ps to_ps(const json& us) { return static_cast<Ps>(std::llround(us.get<double>() * 1e6)); }
 

@@ -18,8 +18,7 @@ using testing::json;
 using testing::json_text;
 using testing::Names;
 using testing::parse;
-
-constexpr Ps ns(std::uint64_t n) { return n * 1000; }
+using testing::ns;
 
 // A run shaped like the platform's: every track of the proposed naming convention.
 Timeline platform_like() {

@@ -13,6 +13,9 @@
 
 namespace par::trace::testing {
 
+// n nanoseconds in picoseconds, the timeline's unit.
+constexpr Ps ns(std::uint64_t n) { return n * 1000; }
+
 using nlohmann::json;
 
 inline std::string json_text(const Timeline& tl) {

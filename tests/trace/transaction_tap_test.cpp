@@ -17,8 +17,6 @@
 #include "par/trace/transaction_tap.hpp"
 #include "recorded_events.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace {
 
 using par::testing::run_isolated;

@@ -18,6 +18,10 @@ namespace par::isa::detail {
 // Upper bound on the data bytes of one file, so that `.zero 1000000000000` is an error instead of
 // an out-of-memory abort. Far above what a simulated kernel needs.
 inline constexpr std::uint64_t kMaxDataBytes = std::uint64_t{256} << 20;
+// Upper bound on a source file, far above the data limit written as text (a generated kernel
+// with 24 MiB of data is 24 MB of source), so that a wrong input such as a pipe that never ends
+// is refused instead of read until memory runs out.
+inline constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{1} << 30;
 inline constexpr std::uint64_t kInt64Max = 0x7FFFFFFFFFFFFFFFull;
 inline constexpr std::uint64_t kUint64Max = ~std::uint64_t{0};
 
@@ -56,9 +60,6 @@ struct Fixup {
 };
 
 enum class Section { Header, Code, Data };
-
-// "0x1A2B", for messages.
-std::string hex(std::uint64_t v);
 
 // Assembles one source file: pass 1 reads every line (labels, directives, layout), pass 2
 // (finish) parses instructions and resolves labels once every address is known.

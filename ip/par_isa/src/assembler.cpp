@@ -4,13 +4,12 @@
 #include "par/isa/assembler.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <map>
 
 #include "asm_assembler.hpp"
 #include "names.hpp"
 #include "par/isa/encoding.hpp"
+#include "par/simkit/input_file.hpp"
 
 namespace par::isa {
 
@@ -43,12 +42,6 @@ std::vector<Diagnostic> DiagSink::take_sorted() {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
   return std::move(list_);
-}
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,9 +219,27 @@ void Assembler::finish_code() {
     error(Loc{1, 1}, "no instructions");
     return;
   }
+  const auto has_stop = [](const CodeLine& cl) {
+    return std::any_of(cl.toks.begin(), cl.toks.end(), [](const Token& t) { return t.is('#'); });
+  };
   const CodeLine& last = code_lines_.back();
-  const bool stop = std::any_of(last.toks.begin(), last.toks.end(), [](const Token& t) { return t.is('#'); });
-  if (!stop) error(Loc{last.line, last.toks.front().col}, "last instruction has no stop bit '#'");
+  if (!has_stop(last)) error(Loc{last.line, last.toks.front().col}, "last instruction has no stop bit '#'");
+  // A labelled instruction is where control flow enters; a block that runs on into it without a
+  // stop bit is legal (one longer block) but almost always a forgotten '#'.
+  std::map<std::uint64_t, const std::pair<const std::string, Symbol>*> label_at;
+  for (const auto& entry : symbols_)
+    if (entry.second.is_code) {
+      const auto* known = label_at[entry.second.address];
+      if (known == nullptr || entry.second.line < known->second.line) label_at[entry.second.address] = &entry;
+    }
+  for (std::size_t pc = 0; pc + 1 < code_lines_.size(); ++pc) {
+    const auto next = label_at.find(pc + 1);
+    if (next == label_at.end() || has_stop(code_lines_[pc])) continue;
+    const CodeLine& cl = code_lines_[pc];
+    diags_.warning(cl.line, cl.toks.front().col,
+                   "instruction has no stop bit '#': its block runs on into label " + quote(next->second->first) +
+                       " (line " + std::to_string(next->second->second.line) + ")");
+  }
 }
 
 void Assembler::finish_header() {
@@ -302,21 +313,16 @@ AssemblyResult assemble(std::string_view source, const std::string& file_name) {
 }
 
 AssemblyResult assemble_file(const std::string& path) {
-  std::error_code ec;
-  std::ifstream f;
-  // A directory opens as a stream on Linux but cannot be read; report it like a missing file.
-  if (!std::filesystem::is_directory(path, ec)) f.open(path, std::ios::binary);
-  if (!f.is_open()) {
+  std::string text;
+  if (const std::string why = simkit::read_input_file(path, detail::kMaxSourceBytes, text); !why.empty()) {
     AssemblyResult r;
     Diagnostic d;
     d.file = path;
-    d.message = "cannot open";
+    d.message = "cannot read: " + why;
     r.diagnostics.push_back(d);
     return r;
   }
-  std::ostringstream buf;
-  buf << f.rdbuf();
-  return assemble(buf.str(), path);
+  return assemble(text, path);
 }
 
 }  // namespace par::isa

@@ -8,21 +8,17 @@
 #include <sstream>
 
 #include "names.hpp"
+#include "par/isa/assembler.hpp"
 #include "par/isa/encoding.hpp"
 
 namespace par::isa {
 
 namespace {
 
+using detail::hex;
 using detail::register_name;
 
 using TargetNames = std::map<std::uint64_t, std::string>;  // instruction address -> label
-
-std::string hex(std::uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << std::uppercase << v;
-  return s.str();
-}
 
 std::string pred_pair(unsigned t, unsigned f) { return "p" + std::to_string(t) + std::to_string(f); }
 std::string pred(unsigned p) { return "p" + std::to_string(p); }
@@ -80,11 +76,15 @@ bool is_control_target(const Instruction& in) {
 }
 
 // Writes a source file for `p`. Labels: the program's own, plus L<addr> for every control target
-// that has none, so that the listing reads like the original.
+// that has none, so that the listing reads like the original. A label that has no place in
+// source form is left out and said so in skipped().
 class ProgramWriter {
  public:
   explicit ProgramWriter(const Program& p) : p_(p) {}
   std::string run();
+  // Why each left-out label is missing, and the program without them (what the listing holds).
+  const std::vector<std::string>& skipped() const { return skipped_; }
+  const Program& written() const { return written_; }
 
  private:
   void label_names();
@@ -94,7 +94,11 @@ class ProgramWriter {
   void data_chunk(std::uint64_t addr, const std::uint8_t* bytes, std::size_t n, std::vector<std::string>& labels);
   void line(std::vector<std::string>& labels, const std::string& text, const std::string& comment = {});
 
+  void skip(std::map<std::string, std::uint64_t>& labels, const std::string& name, const std::string& why);
+
   const Program& p_;
+  Program written_;  // p_ without the labels left out
+  std::vector<std::string> skipped_;
   std::ostringstream out_;
   std::set<std::string> used_;  // every label name written (code and data share one namespace)
   std::map<std::uint64_t, std::vector<std::string>> code_at_;  // address -> labels to define
@@ -122,14 +126,32 @@ void ProgramWriter::line(std::vector<std::string>& labels, const std::string& te
   out_ << s << "\n";
 }
 
+void ProgramWriter::skip(std::map<std::string, std::uint64_t>& labels, const std::string& name,
+                         const std::string& why) {
+  skipped_.push_back((&labels == &written_.code_labels ? "code label " : "data label ") + detail::quote(name) + " (" +
+                     hex(labels.at(name)) + ") is left out: " + why);
+  labels.erase(name);
+}
+
 void ProgramWriter::label_names() {
-  for (const auto& [name, addr] : p_.code_labels)
-    if (detail::is_valid_label(name) && addr <= p_.code.size()) {
-      code_at_[addr].push_back(name);
-      used_.insert(name);
-    }
-  for (const auto& [name, addr] : p_.data_labels)
-    if (detail::is_valid_label(name)) used_.insert(name);
+  written_ = p_;
+  for (const auto& [name, addr] : p_.code_labels) {
+    if (!detail::is_valid_label(name)) skip(written_.code_labels, name, "not a valid label name");
+    else if (addr > p_.code.size()) skip(written_.code_labels, name, "past the end of the code");
+  }
+  for (const auto& [name, addr] : p_.data_labels) {
+    const bool in_section = std::any_of(p_.data.begin(), p_.data.end(), [addr = addr](const DataSection& d) {
+      return addr >= d.address && addr - d.address <= d.bytes.size();
+    });
+    if (!detail::is_valid_label(name)) skip(written_.data_labels, name, "not a valid label name");
+    else if (written_.code_labels.count(name)) skip(written_.data_labels, name, "a code label has the same name");
+    else if (!in_section) skip(written_.data_labels, name, "outside every data section");
+  }
+  for (const auto& [name, addr] : written_.code_labels) {
+    code_at_[addr].push_back(name);
+    used_.insert(name);
+  }
+  for (const auto& [name, addr] : written_.data_labels) used_.insert(name);
   for (const auto& [addr, names] : code_at_) code_first_.emplace(addr, names.front());
   for (std::uint32_t w : p_.code) {
     const std::optional<Instruction> in = decode(w);
@@ -141,17 +163,18 @@ void ProgramWriter::label_names() {
     used_.insert(name);
     code_at_[addr].push_back(name);
     code_first_.emplace(addr, name);
+    written_.code_labels.emplace(name, addr);
   }
 }
 
 void ProgramWriter::header() {
   out_ << "// PAR " << (p_.kind == ProgramKind::Packet ? "packet" : "master") << " program";
-  if (!p_.source_file.empty()) out_ << " disassembled from " << p_.source_file;
+  if (!p_.source_file.empty()) out_ << " disassembled from " << detail::escape_unprintable(p_.source_file);
   out_ << "\n" << (p_.kind == ProgramKind::Packet ? ".PAR" : ".MASTER") << "\n";
   const auto start = code_first_.find(p_.start);
   out_ << ".ADDRESS " << (start != code_first_.end() ? start->second : std::to_string(p_.start)) << "\n";
   if (p_.kind == ProgramKind::Packet) out_ << ".THREADS " << p_.threads << "\n";
-  const TargetNames data_first = first_names(p_.data_labels);
+  const TargetNames data_first = first_names(written_.data_labels);
   for (std::size_t i = 1; i < p_.inherited.size(); ++i) {
     const std::uint64_t v = p_.inherited[i];
     if (v == 0) continue;
@@ -221,8 +244,7 @@ void ProgramWriter::data() {
   // Each data label goes to the first section that contains its address, else to the first
   // section that ends there (a label after the last byte of a section).
   std::vector<std::map<std::uint64_t, std::vector<std::string>>> at(p_.data.size());
-  for (const auto& [name, addr] : p_.data_labels) {
-    if (!detail::is_valid_label(name)) continue;
+  for (const auto& [name, addr] : written_.data_labels) {
     std::optional<std::size_t> home;
     for (std::size_t s = 0; s < p_.data.size() && !home; ++s) {
       const DataSection& d = p_.data[s];
@@ -267,6 +289,31 @@ std::string disassemble(const Instruction& in, const Program* program) {
   return format(in, &names);
 }
 
-std::string disassemble_program(const Program& program) { return ProgramWriter(program).run(); }
+std::string disassemble_program(const Program& program, std::vector<std::string>* problems) {
+  ProgramWriter writer(program);
+  const std::string listing = writer.run();
+  // The listing is checked by assembling it: whatever the assembler refuses or reads differently
+  // is said at the top of the listing (after its first line).
+  std::vector<std::string> notes = writer.skipped();
+  const AssemblyResult again = assemble(listing, "listing");
+  if (again.ok()) {
+    for (const std::string& d : program_differences(writer.written(), *again.program))
+      notes.push_back("assembles to a different program: " + d);
+  } else {
+    std::vector<const Diagnostic*> errors;
+    for (const Diagnostic& d : again.diagnostics)
+      if (d.severity == Diagnostic::Severity::Error) errors.push_back(&d);
+    // Line numbers of the listing as printed, below this block of notes.
+    const std::size_t shift = 1 + notes.size() + errors.size();
+    for (const Diagnostic* d : errors)
+      notes.push_back("line " + std::to_string(static_cast<std::size_t>(d->line) + shift) + ": " + d->message);
+  }
+  if (problems != nullptr) *problems = notes;
+  if (notes.empty()) return listing;
+  std::string head = "// This listing does not assemble back to the same program:\n";
+  for (const std::string& n : notes) head += "//   " + detail::escape_unprintable(n) + "\n";
+  const std::size_t first_line = listing.find('\n') + 1;
+  return listing.substr(0, first_line) + head + listing.substr(first_line);
+}
 
 }  // namespace par::isa

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
-#include <iterator>
 
 #include "names.hpp"
 #include "par/isa/encoding.hpp"
+#include "par/simkit/input_file.hpp"
 
 namespace par::isa {
 
@@ -19,16 +19,9 @@ constexpr std::array<std::uint8_t, 8> kMagic = {'P', 'A', 'R', 'I', 'M', 'G', 0x
 constexpr std::uint16_t kVersion = 1;
 constexpr std::uint16_t kFlagDebug = 1;  // debug section present
 constexpr std::size_t kCrcSize = 4;
-
-// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bitwise: images are small.
-std::uint32_t crc32(const std::uint8_t* p, std::size_t n) {
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = 0; i < n; ++i) {
-    c ^= p[i];
-    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  return ~c;
-}
+// Far above any image the assembler writes (256 MiB of data, an instruction cache of at most
+// 2^26 words): the bound keeps a wrong file from filling the host's memory.
+constexpr std::uint64_t kMaxImageBytes = std::uint64_t{1} << 30;
 
 class Writer {
  public:
@@ -188,6 +181,16 @@ bool read_body(Reader& r, Program& p, std::string* error) {
 
 }  // namespace
 
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bitwise: images are small.
+std::uint32_t image_checksum(const std::uint8_t* p, std::size_t n) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+
 std::vector<std::uint8_t> write_image(const Program& p) {
   Writer w;
   for (std::uint8_t b : kMagic) w.u8(b);
@@ -216,7 +219,7 @@ std::vector<std::uint8_t> write_image(const Program& p) {
     write_labels(w, p.code_labels);
     write_labels(w, p.data_labels);
   }
-  w.u32(crc32(w.buf().data(), w.buf().size()));
+  w.u32(image_checksum(w.buf().data(), w.buf().size()));
   return w.take();
 }
 
@@ -231,7 +234,7 @@ std::optional<Program> read_image(const std::vector<std::uint8_t>& bytes, std::s
   }
   const std::size_t body = bytes.size() - kCrcSize;
   Reader tail(bytes.data() + body, kCrcSize);
-  if (tail.u32() != crc32(bytes.data(), body)) {
+  if (tail.u32() != image_checksum(bytes.data(), body)) {
     fail(error, "checksum mismatch (truncated or corrupt image)");
     return std::nullopt;
   }
@@ -252,16 +255,13 @@ bool save_image(const Program& program, const std::string& path, std::string* er
 }
 
 std::optional<Program> load_image(const std::string& path, std::string* error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    fail(error, "cannot open '" + path + "'");
+  std::string text;
+  if (const std::string why = simkit::read_input_file(path, kMaxImageBytes, text); !why.empty()) {
+    fail(error, "cannot read '" + path + "': " + why);
     return std::nullopt;
   }
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) {
-    fail(error, "cannot read '" + path + "'");
-    return std::nullopt;
-  }
+  const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+  text = std::string();
   std::string why;
   std::optional<Program> p = read_image(bytes, &why);
   if (!p) fail(error, path + ": " + why);

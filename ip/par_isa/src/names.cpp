@@ -1,6 +1,7 @@
 #include "names.hpp"
 
 #include <cctype>
+#include <sstream>
 
 namespace par::isa::detail {
 
@@ -82,24 +83,31 @@ std::string register_name(unsigned field) {
   return (field < 16 ? "r" : "i") + std::to_string(field & 15);
 }
 
-std::string quote(std::string_view tok) {
-  constexpr std::size_t kMaxShown = 40;
-  std::string out = "'";
-  const std::size_t n = tok.size() > kMaxShown ? kMaxShown : tok.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto u = static_cast<unsigned char>(tok[i]);
+std::string escape_unprintable(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
     if (u >= 0x20 && u < 0x7F) {
-      out += static_cast<char>(u);
+      out += c;
     } else {
-      static constexpr char kHex[] = "0123456789abcdef";
       out += "\\x";
       out += kHex[u >> 4];
       out += kHex[u & 15];
     }
   }
-  if (tok.size() > kMaxShown) out += "...";
-  out += "'";
   return out;
+}
+
+std::string quote(std::string_view tok) {
+  constexpr std::size_t kMaxShown = 40;
+  return "'" + escape_unprintable(tok.substr(0, kMaxShown)) + (tok.size() > kMaxShown ? "...'" : "'");
+}
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << std::uppercase << v;
+  return s.str();
 }
 
 }  // namespace par::isa::detail

@@ -33,8 +33,14 @@ bool is_valid_label(std::string_view name);
 // Assembly name of a 5-bit register field ("r3" / "i1").
 std::string register_name(unsigned field);
 
+// `s` with every byte outside printable ASCII as \xNN (a newline would end a line or comment).
+std::string escape_unprintable(std::string_view s);
+
 // Quotes a token for a diagnostic, escaping unprintable bytes as \xNN and shortening very long
 // tokens so that one message stays one readable line.
 std::string quote(std::string_view tok);
+
+// "0x1A2B": addresses and words in messages and listings.
+std::string hex(std::uint64_t v);
 
 }  // namespace par::isa::detail

@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "plugin_call.hpp"
+
 namespace par::plugin {
 
 namespace {
@@ -63,6 +65,9 @@ std::shared_ptr<PluginLibrary> PluginLibrary::open(const std::string& path, std:
   // RTLD_NODELETE: SystemC keeps objects whose code lives in the plug-in (process handles, the
   // reports' message types) until the simulation context is torn down at exit, after the
   // adapter has gone; unmapping the code at dlclose would leave them pointing nowhere.
+  // Loading runs the library's static constructors: plug-in code.
+  const std::string loading = quoted(path);
+  detail::PluginCall call(loading.c_str());
   dlerror();
   lib->handle_ = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (lib->handle_ == nullptr) {
@@ -115,6 +120,8 @@ std::shared_ptr<PluginLibrary> PluginLibrary::open(const std::string& path, std:
             "() but not " PARSYS_PLUGIN_CREATE_SYMBOL "()";
     return nullptr;
   }
+  lib->call_label_ = quoted(path) + " (" + lib->info_.title() + ")";
+  detail::remember_plugin_code(lib->handle_, lib->call_label_);
   return lib;
 }
 
@@ -130,7 +137,11 @@ std::unique_ptr<TargetModel> PluginLibrary::create(const std::string& instance, 
     raw.push_back({a.key.c_str(), a.value.c_str(), a.from_platform ? PARSYS_PLUGIN_ARG_PLATFORM : PARSYS_PLUGIN_ARG_USER});
   const par_plugin_args list{raw.size(), raw.data()};
   std::array<char, 1024> reason{};
-  std::unique_ptr<TargetModel> model(create_(instance.c_str(), &list, reason.data(), reason.size()));
+  std::unique_ptr<TargetModel> model;
+  {
+    detail::PluginCall call(call_label_.c_str());
+    model.reset(create_(instance.c_str(), &list, reason.data(), reason.size()));
+  }
   const std::string who = quoted(path_) + " (" + info_.title() + ")";
   if (model == nullptr) {
     reason.back() = '\0';

@@ -5,12 +5,14 @@
 #include <stdexcept>
 
 #include "payload_pool.hpp"
+#include "plugin_call.hpp"
 #include "target_stats.hpp"
 
 namespace par::plugin {
 
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
+using detail::PluginCall;
 
 namespace {
 
@@ -41,12 +43,14 @@ PluginTarget::PluginTarget(sc_core::sc_module_name name, std::shared_ptr<const P
       in("in"),
       out("out"),
       library_(std::move(library)),
+      call_label_(library_->call_label() + ", model " + this->name() + ".model"),
       model_(create_model(*library_, args)),
-      timing_(model_->timing()),
+      timing_(detail::call_plugin(call_label_.c_str(), [this] { return model_->timing(); })),
       stats_group_(this->name()),
       stats_(std::make_unique<TargetStats>(stats_group_)),
       pool_(std::make_unique<PayloadPool>()),
       model_peq_(this, &PluginTarget::model_phase) {
+  PluginCall call(call_label_.c_str());
   // The model's own numbers, read whenever the report is written.
   const std::vector<Statistic> initial = model_->statistics();
   if (!initial.empty()) {
@@ -55,6 +59,7 @@ PluginTarget::PluginTarget(sc_core::sc_module_name name, std::shared_ptr<const P
       const std::string stat_name = s.name;
       try {
         g.formula(s.name, s.unit, s.description, [this, stat_name]() {
+          PluginCall reading(call_label_.c_str());
           for (const Statistic& now : model_->statistics())
             if (now.name == stat_name) return now.value;
           return std::numeric_limits<double>::quiet_NaN();
@@ -84,9 +89,13 @@ PluginTarget::PluginTarget(sc_core::sc_module_name name, std::shared_ptr<const P
   dont_initialize();
 }
 
-PluginTarget::~PluginTarget() = default;
+PluginTarget::~PluginTarget() {
+  PluginCall call(call_label_.c_str());
+  model_.reset();
+}
 
 std::string PluginTarget::description() const {
+  PluginCall call(call_label_.c_str());
   return info().title() + (timing_ == Timing::LooselyTimed ? " (loosely timed): " : " (approximately timed): ") +
          model_->description();
 }
@@ -106,6 +115,7 @@ void PluginTarget::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
 unsigned int PluginTarget::transport_dbg(int, tlm::tlm_generic_payload& tx) {
   tx.resize_extensions();
   ++stats_->debug_accesses;
+  PluginCall call(call_label_.c_str());
   return out->transport_dbg(tx);
 }
 
@@ -135,6 +145,7 @@ void PluginTarget::record(const tlm::tlm_generic_payload& tx, const sc_time& arr
 
 void PluginTarget::forward(tlm::tlm_generic_payload& tx, sc_time& delay) {
   if (timing_ == Timing::LooselyTimed) {
+    PluginCall call(call_label_.c_str());
     out->b_transport(tx, delay);
   } else {
     at_transport(tx, delay);
@@ -184,7 +195,8 @@ void PluginTarget::at_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
 void PluginTarget::send_begin_req(AtCall& call) {
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time d = SC_ZERO_TIME;
-  const tlm::tlm_sync_enum s = out->nb_transport_fw(*call.payload, phase, d);
+  const tlm::tlm_sync_enum s =
+      detail::call_plugin(call_label_.c_str(), [&] { return out->nb_transport_fw(*call.payload, phase, d); });
   if (s == tlm::TLM_ACCEPTED) return;  // END_REQ / BEGIN_RESP come on the backward path
   if (s == tlm::TLM_UPDATED) {
     if (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP) {
@@ -244,7 +256,10 @@ void PluginTarget::model_phase(tlm::tlm_generic_payload& tx, const tlm::tlm_phas
   if (!call.request_ended) end_request(call);
   tlm::tlm_phase end = tlm::END_RESP;
   sc_time d = SC_ZERO_TIME;
-  out->nb_transport_fw(tx, end, d);  // the model answers TLM_COMPLETED
+  {
+    PluginCall in_model(call_label_.c_str());
+    out->nb_transport_fw(tx, end, d);  // the model answers TLM_COMPLETED
+  }
   call.completed = true;
   call.done.notify();
 }

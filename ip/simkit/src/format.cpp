@@ -69,4 +69,15 @@ std::string format_shortest(double value) {
   return std::string(buf, r.ptr);
 }
 
+std::string format_bytes(std::uint64_t bytes) {
+  static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  std::string unit = "bytes";
+  for (const char* u : kUnits) {
+    if (bytes < 1024 || bytes % 1024 != 0) break;
+    bytes /= 1024;
+    unit = u;
+  }
+  return std::to_string(bytes) + " " + unit;
+}
+
 }  // namespace par::simkit

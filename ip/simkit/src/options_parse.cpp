@@ -5,24 +5,25 @@
 // while simkit must collect every error with file:line and convert values with its own messages.
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
+#include <cstdint>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "par/simkit/format.hpp"
 
 #include "option_values.hpp"
 #include "options_impl.hpp"
+#include "par/simkit/input_file.hpp"
 
 namespace par::simkit {
 
 using detail::OptionAccess;
 
 namespace {
+
+// Configuration files are a few kilobytes; the bound turns a wrong file (a program image,
+// /dev/zero) into a message instead of a read that never ends.
+constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{1} << 20;
 
 // One value for one option, not yet converted.
 struct Assignment {
@@ -270,49 +271,25 @@ class Parser {
   }
 
   bool read_whole(const std::string& path, std::string& text) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      error("cannot read config file '" + path + "': it is a directory");
+    if (const std::string why = read_input_file(path, kMaxConfigBytes, text); !why.empty()) {
+      error("cannot read config file '" + path + "': " + why);
       return false;
     }
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      const int e = errno;
-      error("cannot read config file '" + path + "': " + (e != 0 ? std::strerror(e) : "cannot open"));
-      return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) {
-      error("cannot read config file '" + path + "': read error");
-      return false;
-    }
-    text = ss.str();
     return true;
   }
 
   void read_ini(const std::string& path, int source) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      error("cannot read config file '" + path + "': it is a directory");
-      return;
-    }
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      const int e = errno;
-      error("cannot read config file '" + path +
-            "': " + (e != 0 ? std::strerror(e) : "cannot open"));
-      return;
-    }
+    std::string text;
+    if (!read_whole(path, text)) return;
     std::string section;
-    std::string line;
-    for (int line_no = 1; std::getline(in, line); ++line_no) {
-      if (line_no == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // BOM
+    std::string_view rest = text;
+    for (int line_no = 1; !rest.empty(); ++line_no) {
+      const std::size_t nl = rest.find('\n');
+      std::string_view line = rest.substr(0, nl);
+      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+      if (line_no == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // BOM
       read_ini_line(path, line_no, detail::trim(line), section, source);
     }
-    if (in.bad()) error("cannot read config file '" + path + "': read error");
   }
 
   void read_ini_line(const std::string& path, int line_no, std::string_view t, std::string& section,

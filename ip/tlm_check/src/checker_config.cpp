@@ -24,6 +24,12 @@ std::vector<std::string> CheckerConfig::validate() const {
        << ".." << kMaxDelayBoundNs;
     e.push_back(os.str());
   }
+  if (!(max_b_transport_wait_ns >= 0 && max_b_transport_wait_ns <= kMaxDelayBoundNs)) {
+    std::ostringstream os;
+    os << "protocol_check.max_b_transport_wait_ns: " << max_b_transport_wait_ns << " is out of range 0.."
+       << kMaxDelayBoundNs;
+    e.push_back(os.str());
+  }
   return e;
 }
 
@@ -44,6 +50,10 @@ void register_options(simkit::OptionRegistry& reg, CheckerConfig& c) {
           "Largest plausible timing annotation in ns; a larger delay is reported as a negative "
           "delay that wrapped around (sc_time is unsigned).")
       .range(kMinDelayBoundNs, kMaxDelayBoundNs);
+  reg.add("protocol_check.max_b_transport_wait_ns", c.max_b_transport_wait_ns,
+          "Longest simulated time a b_transport call may spend waiting inside the target, in ns (the "
+          "platform's rule: no call waits longer than the access it models); 0 = not checked.")
+      .range(0, kMaxDelayBoundNs);
   reg.add("protocol_check.address_restored", c.address_restored,
           "Require every transaction to come back with the address it was sent with (off for "
           "interconnects that leave a translated address in the payload).");

@@ -30,13 +30,16 @@ ProtocolMonitor::ProtocolMonitor(std::string initiator, std::string target,
       target_(std::move(target)),
       cfg_(checked(cfg)),
       max_delay_(cfg.max_delay_ns, sc_core::SC_NS),
+      max_wait_(cfg.max_b_transport_wait_ns, sc_core::SC_NS),
       stats_(stats) {}
 
 void ProtocolMonitor::report(Rule rule, const std::string& detail, const sc_time& now) {
   const RuleInfo& info = rule_info(rule);
+  const std::string source = std::string(info.section) == "platform" ? std::string("the platform's rule, docs/architecture.md")
+                                                                     : std::string("IEEE 1666-2011 ") + info.section;
   std::string message = "protocol violation between " + initiator_ + " and " + target_ + ": [" +
-                        info.name + "] " + detail + " (rule: " + info.text + "; IEEE 1666-2011 " +
-                        info.section + ") at " + now.to_string();
+                        info.name + "] " + detail + " (rule: " + info.text + "; " + source + ") at " +
+                        now.to_string();
   ++stats_.violations;
   ++violation_count_;
   if (violations_.size() < kMaxRecorded) violations_.push_back(Violation{rule, message, now});
@@ -177,7 +180,7 @@ ProtocolMonitor::BlockingCall ProtocolMonitor::b_transport_call(const tlm_generi
            now);
   }
   blocking_.add(&tx);
-  return BlockingCall{AttributeSnapshot::capture(tx, true), now + delay, delay_ok};
+  return BlockingCall{AttributeSnapshot::capture(tx, true), now, now + delay, delay_ok};
 }
 
 void ProtocolMonitor::b_transport_return(const tlm_generic_payload& tx, const sc_time& delay,
@@ -185,6 +188,14 @@ void ProtocolMonitor::b_transport_return(const tlm_generic_payload& tx, const sc
   blocking_.remove(&tx);
   check_response_status(tx, "returned from b_transport", nullptr, now);
   check_unmodified(call.entry, tx, "during b_transport", now);
+  if (max_wait_ > sc_time() && now - call.called > max_wait_) {
+    report(Rule::BlockingWait,
+           "b_transport of a " + describe(call.entry.command, call.entry.address, call.entry.length) +
+               " waited " + (now - call.called).to_string() + " inside the call (from " + call.called.to_string() +
+               " to " + now.to_string() + "), longer than protocol_check.max_b_transport_wait_ns = " +
+               max_wait_.to_string(),
+           now);
+  }
   // A huge delay is reported once: where it appears (a wrapped delay also breaks the order).
   if (!call.delay_ok ||
       !check_delay(delay, "the delay returned by the target from b_transport", nullptr, now)) {

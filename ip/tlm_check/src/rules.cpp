@@ -51,6 +51,10 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
     {"timing.b_transport_order", "11.1.3",
      "b_transport must not return an earlier time (sc_time_stamp() + delay) than it was called "
      "with"},
+    {"timing.b_transport_wait", "platform",
+     "b_transport must not wait longer than the access it models (bound: "
+     "protocol_check.max_b_transport_wait_ns); long work is started by a write that returns and "
+     "signals its end"},
     {"timing.nb_transport_order", "15.2.7",
      "the phases of a transaction must not go back in time (sc_time_stamp() + delay)"},
     {"nb.memory_manager", "14.5", "a payload sent through nb_transport must have a memory manager"},

@@ -1,6 +1,9 @@
 #include "par/trace/trace_config.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -67,6 +70,16 @@ std::vector<std::string> TraceConfig::validate() const {
   for (const std::string& p : signals) {
     if (p.empty()) e.push_back("trace.signals: empty pattern");
   }
+  if (exec_max == 0) e.push_back("trace.exec_max: 0 is out of range >= 1");
+  for (const std::string& p : exec_cores) {
+    if (p.empty()) e.push_back("trace.exec_cores: empty pattern");
+  }
+  if (exec_to_cycle != 0 && exec_to_cycle <= exec_from_cycle)
+    e.push_back("trace.exec_to_cycle: " + std::to_string(exec_to_cycle) + " is not after trace.exec_from_cycle = " +
+                std::to_string(exec_from_cycle) + " (0 means the end of the run)");
+  std::uint64_t first = 0, count = 0;
+  if (!parse_thread_range(exec_threads, &first, &count))
+    e.push_back("trace.exec_threads: '" + exec_threads + "' is not FIRST[:COUNT] (decimal, COUNT >= 1)");
   return e;
 }
 
@@ -98,6 +111,28 @@ void register_options(simkit::OptionRegistry& reg, TraceConfig& cfg) {
   reg.add("trace.max_changes", cfg.max_changes,
           "Most VCD value changes kept; the waveform stops before the first one dropped.")
       .min(1);
+  reg.add("trace.exec", cfg.exec_file,
+          "Write an execution trace (one text line per executed instruction: cycle, core, context, round, "
+          "PC, depth, active threads, mask, source line, instruction) to this file; with --trace.timeline "
+          "also as intervals on the cores' 'exec' tracks.")
+      .command_line_only();
+  reg.add("trace.exec_max", cfg.exec_max,
+          "Most execution-trace records written; the file's last line and a warning say how many more "
+          "there were.")
+      .min(1);
+  reg.add("trace.exec_cores", cfg.exec_cores,
+          "Cores in the execution trace, as glob patterns over their names (repeatable: core0, 'core*'); "
+          "none: every core.");
+  reg.add("trace.exec_pc", cfg.exec_pc,
+          "PCs in the execution trace: FROM..TO (inclusive; numbers or code labels) or LABEL (the "
+          "instructions from LABEL up to the next label); empty: every PC.");
+  reg.add("trace.exec_from_cycle", cfg.exec_from_cycle,
+          "Execution-trace window start, in core clock cycles (functional mode: fetched instructions).");
+  reg.add("trace.exec_to_cycle", cfg.exec_to_cycle,
+          "Execution-trace window end (exclusive), in core clock cycles; 0: end of the run.");
+  reg.add("trace.exec_threads", cfg.exec_threads,
+          "Only instructions that run for at least one thread of FIRST[:COUNT] (COUNT 1 when absent) "
+          "go into the execution trace; empty: every thread.");
 }
 
 TimelineLimits timeline_limits(const TraceConfig& cfg) {
@@ -126,6 +161,28 @@ std::unique_ptr<VcdWriter> make_vcd(const TraceConfig& cfg) {
   auto vcd = std::make_unique<VcdWriter>(cfg.max_changes);
   vcd->select(cfg.signals);
   return vcd;
+}
+
+}  // namespace par::trace
+
+namespace par::trace {
+
+std::unique_ptr<ExecTrace> make_exec_trace(const TraceConfig& cfg, const std::map<std::string, std::uint64_t>& code_labels,
+                                           Timeline* timeline, std::string* error) {
+  require_valid(cfg);
+  if (cfg.exec_file.empty()) return nullptr;
+  ExecFilter f;
+  f.cores = cfg.exec_cores;
+  if (!parse_pc_range(cfg.exec_pc, code_labels, &f.pc_first, &f.pc_last, error)) return nullptr;
+  f.cycle_from = cfg.exec_from_cycle;
+  f.cycle_to = cfg.exec_to_cycle == 0 ? kNoLimit : cfg.exec_to_cycle;
+  parse_thread_range(cfg.exec_threads, &f.thread_first, &f.thread_count);
+  auto file = std::make_unique<std::ofstream>(cfg.exec_file);
+  if (!*file) {
+    if (error) *error = "cannot write '" + cfg.exec_file + "': " + std::strerror(errno);
+    return nullptr;
+  }
+  return std::make_unique<ExecTrace>(std::move(file), timeline, cfg.exec_max, std::move(f));
 }
 
 }  // namespace par::trace

@@ -36,7 +36,9 @@ float ProgramData::inherited_f32(int k) const {
 
 std::uint64_t ProgramData::read(std::uint64_t address, int size) const {
   for (const isa::DataSection& s : program_.data) {
-    if (address >= s.address && address - s.address + static_cast<std::uint64_t>(size) <= s.bytes.size()) {
+    // Written so that nothing wraps: address - s.address + size could pass 2^64.
+    if (address >= s.address && static_cast<std::uint64_t>(size) <= s.bytes.size() &&
+        address - s.address <= s.bytes.size() - static_cast<std::uint64_t>(size)) {
       std::uint64_t v = 0;
       for (int b = size - 1; b >= 0; --b) v = (v << 8) | s.bytes[address - s.address + static_cast<std::uint64_t>(b)];
       return v;

@@ -13,8 +13,6 @@
 #include "dram.hpp"
 #include "dram_test_support.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::dram {
 namespace {
 

@@ -1,7 +1,7 @@
 // The HtLink SC_MODULE through its TLM sockets: round trips against the stage/serialisation
 // arithmetic of docs/link-and-memory.md §1, splitting, posted writes, the outstanding limit,
-// bandwidth limits of both widths, errors, debug transport and nb_transport_fw. Each test body
-// runs in a forked child (one SystemC elaboration per process).
+// bandwidth limits of both widths, errors, debug transport, nb_transport_fw and interrupts from
+// the device side. Each test body runs in a forked child (one SystemC elaboration per process).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,14 +13,13 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include "../../support/interrupts.hpp"
 #include "../../support/sc_isolation.hpp"
 #include "../../support/tlm_harness.hpp"
 #include "ht_link.hpp"
 #include "ht_link_test_support.hpp"
 #include "interconnect.hpp"
 #include "memory.hpp"
-
-PARSYS_DEFINE_SC_MAIN
 
 namespace par::ht {
 namespace {
@@ -340,6 +339,47 @@ TEST(HtLinkModule, ABlockingTargetHoldingEverySlotMakesTheNextRequestWait) {
     std::sort(done.begin(), done.end());
     EXPECT_EQ(done, (std::vector<sc_time>{sc_time(390, SC_NS), sc_time(780, SC_NS)}));
     EXPECT_EQ(counter(link, "d2h.outstanding_stalls"), 1u);
+  });
+}
+
+// --- interrupts -----------------------------------------------------------------------------
+
+// A device interrupt crosses as a posted write of 4 data bytes: device TX 70 + (8 + 4) x 1.25 +
+// host RX 32 = 117 ns on 8 bits (the time a read response of 8 bytes takes), the channel shared
+// with the device's requests; the data arrives unchanged and in order.
+TEST(HtLinkModule, AnInterruptCrossesAsAPostedFourByteWrite) {
+  run_isolated([] {
+    HtLink link("link");
+    par::testing::InterruptSource device("device");
+    par::testing::InterruptRecorder host("host");
+    device.out.bind(link.dev_irq);
+    link.host_irq.bind(host.in);
+    device.raise_at(sc_time(100, SC_NS), 0x80000005u);
+    device.raise_at(sc_time(100, SC_NS), 6);  // queues behind the first on d2h: +15 ns
+    sc_core::sc_start();
+    ASSERT_EQ(host.received.size(), 2u);
+    EXPECT_EQ(host.received[0].data, 0x80000005u);
+    EXPECT_EQ(host.at(0), sc_time(217, SC_NS));
+    EXPECT_EQ(host.received[1].data, 6u);
+    EXPECT_EQ(host.at(1), sc_time(232, SC_NS));
+    EXPECT_EQ(counter(link, "d2h.interrupts"), 2u);
+    EXPECT_EQ(counter(link, "d2h.packets"), 2u);
+    EXPECT_EQ(counter(link, "d2h.control_bytes"), 16u);
+    EXPECT_EQ(counter(link, "d2h.data_bytes"), 8u);
+    EXPECT_EQ(counter(link, "d2h.queued_packets"), 1u);
+    EXPECT_EQ(counter(link, "h2d.packets"), 0u);
+  });
+}
+
+TEST(HtLinkModule, AnInterruptWithNothingOnTheHostSideIsCountedAsAnError) {
+  run_isolated([] {
+    HtLink link("link");
+    par::testing::InterruptSource device("device");
+    device.out.bind(link.dev_irq);
+    device.raise_at(sc_time(10, SC_NS), 1);
+    sc_core::sc_start();
+    EXPECT_EQ(counter(link, "d2h.errors"), 1u);
+    EXPECT_EQ(counter(link, "d2h.packets"), 0u);
   });
 }
 

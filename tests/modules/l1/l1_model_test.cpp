@@ -95,9 +95,9 @@ L1Config small(unsigned mshrs = 8) {
 struct Rig {
   explicit Rig(const L1Config& c, FakeNext* shared = nullptr)
       : next(shared != nullptr ? *shared : own), stats(group), model(c, kNs, next, stats) {}
-  l2::Outcome access(bool write, std::uint64_t addr, Tick at, unsigned len = 8, std::uint8_t fill = 0) {
+  cachekit::Outcome access(bool write, std::uint64_t addr, Tick at, unsigned len = 8, std::uint8_t fill = 0) {
     buf.assign(len, fill);
-    l2::Request r;
+    cachekit::Request r;
     r.write = write;
     r.addr = addr;
     r.len = len;
@@ -105,8 +105,8 @@ struct Rig {
     r.at = at;
     return model.access(r);
   }
-  l2::Outcome rd(std::uint64_t addr, Tick at, unsigned len = 8) { return access(false, addr, at, len); }
-  l2::Outcome wr(std::uint64_t addr, Tick at, std::uint8_t value, unsigned len = 8) {
+  cachekit::Outcome rd(std::uint64_t addr, Tick at, unsigned len = 8) { return access(false, addr, at, len); }
+  cachekit::Outcome wr(std::uint64_t addr, Tick at, std::uint8_t value, unsigned len = 8) {
     return access(true, addr, at, len, value);
   }
   std::uint64_t stat(const char* name) { return static_cast<std::uint64_t>(group.find(name)->number()); }
@@ -261,7 +261,7 @@ TEST(L1Model, FlushWritesBackEveryDirtyLineOnePerCycleAndDrops) {
 
 TEST(L1Model, AFailedFillAllocatesNothing) {
   Rig m(small());
-  const l2::Outcome o = m.rd(1u << 20, 0);  // beyond the fake's 64 KiB
+  const cachekit::Outcome o = m.rd(1u << 20, 0);  // beyond the fake's 64 KiB
   EXPECT_FALSE(o.ok);
   EXPECT_FALSE(m.model.contains(1u << 20));
   EXPECT_EQ(m.stat("errors"), 1u);
@@ -271,7 +271,7 @@ TEST(L1Model, DebugAccessesSeeAndUpdateTheCachedData) {
   Rig m(small());
   m.wr(0x40, 0, 0x99);
   std::uint8_t v = 0;
-  l2::Request r;
+  cachekit::Request r;
   r.addr = 0x40;
   r.len = 1;
   r.data = &v;

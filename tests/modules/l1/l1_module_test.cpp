@@ -1,6 +1,6 @@
 // The L1 as SystemC modules in front of a plain Memory (20 ns): latencies through the TLM socket,
-// and the launch path: a launch passes to the core unchanged and, when it returns, the L1 writes
-// its dirty bytes back and empties itself before the launch completes. L1: 1 GHz, 1 KiB, 2 ways,
+// and the completion line: when the core's line rises, the L1 writes its dirty bytes back and
+// empties itself before it passes the rise on. L1: 1 GHz, 1 KiB, 2 ways,
 // hit 4, miss 2, refill 2 cycles.
 #include <gtest/gtest.h>
 
@@ -13,8 +13,6 @@
 #include "l1_cache.hpp"
 #include "memory.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::l1 {
 namespace {
 
@@ -25,7 +23,7 @@ using sc_core::sc_time;
 
 sc_time ns(double v) { return sc_time(v, SC_NS); }
 
-L1Config small() {
+L1Config small_enabled() {
   L1Config c;
   c.enabled = true;
   c.size_bytes = 1024;
@@ -36,46 +34,47 @@ L1Config small() {
   return c;
 }
 
-// Stands in for a PAR core's `ctrl`: a write (a launch) runs for 100 ns, a read answers at once.
+// Stands in for a PAR core's completion line: low from `start`, high again 100 ns later; records
+// when the L1 passes each change on.
 class FakeCore : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<FakeCore> ctrl;
-  int launches = 0, reads = 0;
-  explicit FakeCore(sc_core::sc_module_name name) : sc_module(name), ctrl("ctrl") {
-    ctrl.register_b_transport(this, &FakeCore::b_transport);
+  sc_core::sc_signal<bool> line{"line", true}, done{"done", true};
+  sc_time start = ns(200), done_rose = sc_core::SC_ZERO_TIME, done_fell = sc_core::SC_ZERO_TIME;
+  explicit FakeCore(sc_core::sc_module_name name) : sc_module(name) {
+    SC_HAS_PROCESS(FakeCore);
+    SC_THREAD(share);
+    SC_METHOD(watch);
+    sensitive << done;
+    dont_initialize();
   }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-    if (tx.is_write()) {
-      ++launches;
-      sc_core::wait(delay + ns(100));
-      delay = sc_core::SC_ZERO_TIME;
-    } else {
-      ++reads;
-      std::memset(tx.get_data_ptr(), 0, tx.get_data_length());
-    }
-    tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  void share() {
+    sc_core::wait(start);
+    line.write(false);
+    sc_core::wait(ns(100));
+    line.write(true);
   }
+  void watch() { (done.read() ? done_rose : done_fell) = sc_core::sc_time_stamp(); }
 };
 
-struct Rig {
-  TlmHarness data{"data"}, launch{"launch"};
+struct ModuleRig {
+  TlmHarness data{"data"};
   memory::Memory mem{"mem", memory::MemoryConfig{1 << 16, 20, 0}};
   FakeCore core{"core"};
   L1Caches l1;
-  explicit Rig(const L1Config& c) : l1("l1", c, 1, ns(1)) {
+  explicit ModuleRig(const L1Config& c) : l1("l1", c, 1, ns(1)) {
     data.out.bind(l1.cache(0).in);
     l1.cache(0).out.bind(mem.in);
-    launch.out.bind(l1.cache(0).ctrl_in);
-    l1.cache(0).ctrl_out.bind(core.ctrl);
+    l1.cache(0).core_done.bind(core.line);
+    l1.cache(0).done.bind(core.done);
   }
   double stat(const char* path) { return l1.stats().find(path)->number(); }
 };
 
 TEST(L1Cache, MissAndHitLatenciesThroughTheSocket) {
   run_isolated([] {
-    Rig r(small());
+    ModuleRig r(small_enabled());
     r.data.at(ns(0)).read(0x100, 8).then().read(0x108, 8).then().read(0x100, 64).then().read(0x13c, 8);
     r.data.run();
     EXPECT_EQ(r.data.result(0).latency, ns(24));  // 2 + 20 + 2
@@ -92,17 +91,14 @@ TEST(L1Cache, MissAndHitLatenciesThroughTheSocket) {
   });
 }
 
-TEST(L1Cache, ALaunchReturnsAfterTheL1HasWrittenBackAndEmptiedItself) {
+TEST(L1Cache, TheShareEndReachesTheSchedulerAfterTheL1HasWrittenBackAndEmptiedItself) {
   run_isolated([] {
-    Rig r(small());
+    ModuleRig r(small_enabled());
     r.data.at(ns(0)).write64(0x40, 0x1122334455667788ull);  // write-allocate: a fill, then dirty
-    r.launch.at(ns(200)).write64(0, 1).then().read(8, 8);
     r.data.run();
     EXPECT_EQ(r.data.result(0).latency, ns(24));
-    EXPECT_EQ(r.core.launches, 1);
-    EXPECT_EQ(r.core.reads, 1);
-    EXPECT_EQ(r.launch.result(0).latency, ns(100 + 20));  // the core's 100 ns, then one writeback
-    EXPECT_EQ(r.launch.result(1).latency, ns(0));        // a status read passes unchanged
+    EXPECT_EQ(r.core.done_fell, ns(200));      // a share start passes at once
+    EXPECT_EQ(r.core.done_rose, ns(300 + 20));  // the share's end, then one writeback
     std::uint64_t v = 0;
     std::memcpy(&v, r.mem.data() + 0x40, 8);
     EXPECT_EQ(v, 0x1122334455667788ull);
@@ -116,14 +112,13 @@ TEST(L1Cache, ALaunchReturnsAfterTheL1HasWrittenBackAndEmptiedItself) {
 
 TEST(L1Cache, WriteThroughLaunchesNeedNoWriteback) {
   run_isolated([] {
-    L1Config c = small();
+    L1Config c = small_enabled();
     c.write_policy = WritePolicy::WriteThrough;
-    Rig r(c);
+    ModuleRig r(c);
     r.data.at(ns(0)).write64(0x40, 7);
-    r.launch.at(ns(200)).write64(0, 1);
     r.data.run();
     EXPECT_EQ(r.data.result(0).latency, ns(24));  // fill 22 + refill 2; the write-through took 20 from 0
-    EXPECT_EQ(r.launch.result(0).latency, ns(100));
+    EXPECT_EQ(r.core.done_rose, ns(300));
     EXPECT_EQ(r.mem.writes(), 1u);
     EXPECT_EQ(r.mem.data()[0x40], 7);
     EXPECT_EQ(r.stat("flush_writebacks"), 0);

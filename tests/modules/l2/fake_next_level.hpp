@@ -6,9 +6,12 @@
 #include <cstring>
 #include <vector>
 
-#include "bank_model.hpp"
+#include "par/cachekit/request.hpp"
 
 namespace par::l2::testing {
+
+using cachekit::NextLevel;
+using cachekit::Tick;
 
 constexpr Tick kNs = 1000;  // ticks of 1 ps
 

@@ -11,10 +11,10 @@
 #include "fake_next_level.hpp"
 #include "l2_config.hpp"
 #include "l2_geometry.hpp"
-#include "mshr_file.hpp"
+#include "par/cachekit/mshr_file.hpp"
 #include "par/simkit/options.hpp"
-#include "port_calendar.hpp"
-#include "tag_array.hpp"
+#include "par/cachekit/port_calendar.hpp"
+#include "par/cachekit/tag_array.hpp"
 
 namespace par::l2 {
 namespace {

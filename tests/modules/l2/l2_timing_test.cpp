@@ -10,8 +10,6 @@
 #include "../../support/tlm_harness.hpp"
 #include "l2_test_support.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::l2 {
 namespace {
 

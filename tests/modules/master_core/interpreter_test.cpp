@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../../runtime/runtime_test_support.hpp"
+#include "host_runtime.hpp"
 #include "master_interpreter.hpp"
 #include "par/isa/assembler.hpp"
 #include "par/simkit/options.hpp"
@@ -70,7 +71,9 @@ struct MasterRun {
   explicit MasterRun(const std::string& source, MasterConfig c = MasterConfig{}) : cfg(c), program(assemble(source)) {
     port.scheduler = &sched;
     for (const isa::DataSection& d : program.data) std::memcpy(port.mem.data() + d.address, d.bytes.data(), d.bytes.size());
-    rt = std::make_unique<runtime::HostRuntime>(port, cfg.runtime(), program, stats);
+    runtime::RuntimeConfig rcfg;
+    rcfg.issue_cycles = cfg.cpi;
+    rt = std::make_unique<runtime::HostRuntime>(port, rcfg, program, stats);
     counters = std::make_unique<InterpreterCounters>(stats);
     interp = std::make_unique<MasterInterpreter>(program, cfg, port, *rt, *counters);
   }
@@ -408,13 +411,14 @@ kern:   add    r1 = i1, 1     #
   EXPECT_EQ(p.block[16 + 5], 500u);
   EXPECT_EQ(p.block[16 + 15], 15u);
   EXPECT_EQ(p.block[16 + 3], 0u);
-  // 3 transactions: staging burst, DOORBELL, WAIT; the end of the program had nothing left.
-  ASSERT_EQ(m.port.log.size(), 3u);
+  // 2 transactions: staging burst, DOORBELL; the sync sleeps until the completion interrupt and
+  // the end of the program had nothing left.
+  ASSERT_EQ(m.port.log.size(), 2u);
   EXPECT_EQ(m.port.log[0].length, 256u);
+  EXPECT_EQ(m.port.interrupts_taken, 1u);
   // 4 instructions at 0.5 ns before the par; the burst and the doorbell take 100 ns each; the
-  // packet runs 1000 ns from its acceptance at 202 ns; 4 more instructions before the sync.
+  // packet runs 1000 ns from its acceptance at 202 ns.
   EXPECT_EQ(m.port.log[0].issue, ns(2));
-  EXPECT_EQ(m.port.log[2].issue, ns(204));
   EXPECT_EQ(m.port.now(), ns(1202));
   EXPECT_EQ(m.rt->launches().at(0).kernel, "kern");
   EXPECT_EQ(m.stats.find("launches")->number(), 1);
@@ -429,8 +433,8 @@ main:   set    r5 = 8
 kern:   add    r1 = i1, 1     #
 )");
   ASSERT_EQ(m.run(), "");
-  ASSERT_EQ(m.port.log.size(), 3u);
-  EXPECT_EQ(m.port.log[2].address, m.port.scheduler_base + sched::kRegWait);
+  EXPECT_EQ(m.port.log.size(), 2u);
+  EXPECT_EQ(m.port.interrupts_taken, 1u);
   EXPECT_TRUE(m.rt->launches().at(0).done);
 }
 
@@ -524,20 +528,24 @@ TEST(MasterConfigTest, InvalidValuesNameTheirOption) {
   MasterConfig c;
   c.clock_mhz = 0;
   c.cpi = 0;
-  c.copy_chunk_bytes = 100;
+  c.max_instructions = 0;
   const std::vector<std::string> e = c.validate();
   ASSERT_EQ(e.size(), 3u);
   EXPECT_EQ(e[0], "master.clock_mhz: must be in (0, 1000000]");
   EXPECT_EQ(e[1], "master.cpi: 0 is out of range 1..1000000");
-  EXPECT_EQ(e[2], "master.copy_chunk_bytes: 100 is not a power of two in 1..1048576");
+  EXPECT_EQ(e[2], "master.max_instructions: must be at least 1");
   EXPECT_THROW(checked(c), std::invalid_argument);
   EXPECT_TRUE(MasterConfig{}.validate().empty());
 }
 
+// The master.* options: the core's own (MasterConfig) and those of the host runtime it runs
+// (runtime::RuntimeConfig, registered by sw/runtime), as the platform registers both.
 TEST(MasterConfigTest, EveryFieldIsAnOption) {
   MasterConfig c;
+  runtime::RuntimeConfig rc;
   simkit::OptionRegistry reg;
   register_options(reg, c);
+  runtime::register_options(reg, rc);
   const std::vector<std::string> args = {"parsys",
                                          "--master.clock_mhz", "2600",
                                          "--master.cpi", "2",
@@ -555,26 +563,26 @@ TEST(MasterConfigTest, EveryFieldIsAnOption) {
   ASSERT_TRUE(r.ok()) << r.errors.front();
   EXPECT_EQ(c.clock_mhz, 2600.0);
   EXPECT_EQ(c.cpi, 2u);
-  EXPECT_EQ(c.scheduler_base, 0x2000000000u);
-  EXPECT_EQ(c.heap_base, 0x100000u);
-  EXPECT_EQ(c.heap_bytes, 0x80000u);
-  EXPECT_EQ(c.copy_chunk_bytes, 128u);
-  EXPECT_EQ(c.wait, runtime::WaitMode::Flag);
-  EXPECT_EQ(c.poll_ns, 250.0);
-  EXPECT_EQ(c.flag_addr, 0x800000000100u);
-  EXPECT_EQ(c.wait_limit_ns, 0.0);
+  EXPECT_EQ(rc.scheduler_base, 0x2000000000u);
+  EXPECT_EQ(rc.heap_base, 0x100000u);
+  EXPECT_EQ(rc.heap_bytes, 0x80000u);
+  EXPECT_EQ(rc.copy_chunk_bytes, 128u);
+  EXPECT_EQ(rc.wait, runtime::WaitMode::Flag);
+  EXPECT_EQ(rc.poll_ns, 250.0);
+  EXPECT_EQ(rc.flag_addr, 0x800000000100u);
+  EXPECT_EQ(rc.wait_limit_ns, 0.0);
   EXPECT_EQ(c.control_stack_depth, 16);
   EXPECT_EQ(c.max_instructions, 1000);
   EXPECT_TRUE(c.validate().empty());
-  const runtime::RuntimeConfig rc = c.runtime();
-  EXPECT_EQ(rc.issue_cycles, 2u);
-  EXPECT_EQ(rc.flag_addr, 0x800000000100u);
-  EXPECT_EQ(rc.wait, runtime::WaitMode::Flag);
+  EXPECT_TRUE(rc.validate().empty());
   // The flag method needs its flag.
-  MasterConfig f;
+  runtime::RuntimeConfig f;
   f.wait = runtime::WaitMode::Flag;
   EXPECT_EQ(f.validate(), std::vector<std::string>{
                               "master.flag_addr: must be set (a host-memory address) when master.wait = flag"});
+  // The default wait is the completion interrupt.
+  EXPECT_EQ(runtime::RuntimeConfig{}.wait, runtime::WaitMode::Interrupt);
+  EXPECT_STREQ(runtime::to_string(runtime::WaitMode::Interrupt), "interrupt");
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
-// The MasterCore SC_MODULE through its TLM socket: copies against a fixed-latency RAM (exact
-// transaction counts and times), `par` as one staging burst plus DOORBELL at a fake scheduler,
-// every wait method, and failed packets that stop the master with an error instead of a hang,
-// for host programs and .MASTER programs. One elaboration per process (run_isolated).
+// The MasterCore SC_MODULE through its TLM socket and interrupt input, with the host runtime on
+// its port as the platform builds it: copies against a fixed-latency RAM (exact transaction counts
+// and times), `par` as one staging burst plus DOORBELL at a fake scheduler, every wait method
+// (the completion interrupt among them), and failed packets that stop the master with an error
+// instead of a hang, for host programs and .MASTER programs. One elaboration per process
+// (run_isolated).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -16,15 +18,16 @@
 
 #include "../../runtime/runtime_test_support.hpp"
 #include "../../support/sc_isolation.hpp"
+#include "host_program.hpp"
+#include "host_runtime.hpp"
 #include "master_core.hpp"
 #include "memory.hpp"
 #include "par/isa/assembler.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::master {
 namespace {
 
+using runtime::LaunchRecord;
 using runtime::testing::FakeScheduler;
 using runtime::testing::ns;
 using sc_core::sc_time;
@@ -45,8 +48,28 @@ class LambdaHost final : public runtime::HostProgram {
   Fn fn_;
 };
 
-// FakeScheduler's register protocol behind a TLM target (10 ns per register access, WAIT answered
-// by annotation at the completion time), plus a plain memory for the flag and data.
+// A master core with the host runtime on its port, running `host`, or without one the program's
+// .MASTER code with the runtime as its packet control: as the platform assembles them.
+struct HostedMaster {
+  MasterCore master;
+  runtime::HostRuntime rt;
+  std::unique_ptr<runtime::HostProgramRunner> runner;
+
+  HostedMaster(const char* name, const MasterConfig& cfg, const runtime::RuntimeConfig& rcfg,
+               const isa::Program& program, std::unique_ptr<runtime::HostProgram> host)
+      : master(name, cfg, program), rt(master.port(), rcfg, program, master.stats()) {
+    if (host) {
+      runner = std::make_unique<runtime::HostProgramRunner>(std::move(host), rt);
+      master.set_host_software(*runner);
+    } else {
+      master.set_packet_control(rt);
+    }
+  }
+};
+
+// FakeScheduler's register protocol behind a TLM target (10 ns per register access), raising the
+// completion interrupt of a packet that asks for it on `irq`, plus a plain memory for the flag
+// and data.
 class FakeDevice : public sc_core::sc_module {
  public:
   struct Access {
@@ -56,11 +79,12 @@ class FakeDevice : public sc_core::sc_module {
     sc_time arrival;
   };
   tlm_utils::simple_target_socket<FakeDevice> in;
+  sckit::InterruptOut irq;
   FakeScheduler sched;
   std::vector<std::uint8_t> mem = std::vector<std::uint8_t>(1 << 16);
   std::vector<Access> log;
 
-  explicit FakeDevice(sc_core::sc_module_name n) : sc_module(n), in("in") {
+  explicit FakeDevice(sc_core::sc_module_name n) : sc_module(n), in("in"), irq("irq") {
     in.register_b_transport(this, &FakeDevice::b_transport);
   }
 
@@ -73,7 +97,12 @@ class FakeDevice : public sc_core::sc_module {
     std::string error;
     sc_time done = arrival + ns(10);
     if (a >= kSchedBase) {
+      const std::size_t before = sched.interrupts().size();
       done = sched.access(tx.is_write(), a - kSchedBase, d, len, arrival, ns(10), error);
+      // A new packet that asks for the interrupt: raised when it will complete.
+      const std::vector<sckit::Interrupt> raised = sched.interrupts();
+      if (raised.size() > before && irq.size() > 0)
+        irq->interrupt(raised.back().data, raised.back().at - sc_core::sc_time_stamp());
     } else if (a + len <= mem.size()) {
       std::uint64_t flag = 0;
       if (tx.is_write()) std::memcpy(&mem[a], d, len);
@@ -90,7 +119,7 @@ class FakeDevice : public sc_core::sc_module {
   }
 };
 
-isa::Program assemble(const std::string& source) {
+isa::Program assemble_checked(const std::string& source) {
   const isa::AssemblyResult a = isa::assemble(source, "m.par");
   EXPECT_TRUE(a.ok()) << a.messages();
   return a.ok() ? *a.program : isa::Program{};
@@ -106,10 +135,10 @@ other:  add    r1 = i1, 2     #
 
 TEST(MasterCoreModule, HostCopiesAreChunkedTransactionsWithExactTimes) {
   par::testing::run_isolated([] {
-    const isa::Program program = assemble(kKernels);
-    MasterConfig cfg;
-    cfg.heap_base = 0x1000;
-    cfg.heap_bytes = 0x1000;
+    const isa::Program program = assemble_checked(kKernels);
+    runtime::RuntimeConfig rcfg;
+    rcfg.heap_base = 0x1000;
+    rcfg.heap_bytes = 0x1000;
     std::vector<std::uint8_t> back(256);
     auto host = std::make_unique<LambdaHost>([&back](runtime::HostRuntime& rt, std::ostream& log) {
       std::vector<std::uint8_t> src(256);
@@ -120,7 +149,8 @@ TEST(MasterCoreModule, HostCopiesAreChunkedTransactionsWithExactTimes) {
       log << "copied at " << rt.now();
       return back == src ? 0 : 1;
     });
-    MasterCore master("master", cfg, program, std::move(host));
+    HostedMaster hosted("master", MasterConfig{}, rcfg, program, std::move(host));
+    MasterCore& master = hosted.master;
     memory::Memory ram("ram", memory::MemoryConfig{1 << 16, 100, 0});
     master.bus.bind(ram.in);
     sc_core::sc_start();
@@ -130,7 +160,7 @@ TEST(MasterCoreModule, HostCopiesAreChunkedTransactionsWithExactTimes) {
     EXPECT_EQ(ram.reads(), 4u);
     // Chunks issued 0.5 ns apart, 100 ns each: writes done at 101.5 ns, reads at 203 ns.
     EXPECT_EQ(master.finished_at(), ns(203));
-    EXPECT_EQ(master.log_text(), "copied at 203 ns");
+    EXPECT_EQ(hosted.runner->log_text(), "copied at 203 ns");
     EXPECT_EQ(master.stats().find("transactions")->number(), 8);
     EXPECT_EQ(master.stats().find("transaction_bytes")->number(), 512);
     EXPECT_EQ(master.stats().find("copy_to_device_bytes")->number(), 256);
@@ -140,7 +170,7 @@ TEST(MasterCoreModule, HostCopiesAreChunkedTransactionsWithExactTimes) {
 
 TEST(MasterCoreModule, ParIsOneStagingBurstAndADoorbellAndSyncWaits) {
   par::testing::run_isolated([] {
-    const isa::Program program = assemble(R"(.MASTER
+    const isa::Program program = assemble_checked(R"(.MASTER
 .ADDRESS main
 .I3 0x333
 .CODE
@@ -152,31 +182,32 @@ main:   set    r1 = 11
         sync          #
 kern:   add    r1 = i1, 1     #
 )");
-    MasterCore master("master", MasterConfig{}, program, nullptr);
+    HostedMaster hosted("master", MasterConfig{}, runtime::RuntimeConfig{}, program, nullptr);
+    MasterCore& master = hosted.master;
     FakeDevice dev("dev");
     master.bus.bind(dev.in);
+    dev.irq.bind(master.irq);
     sc_core::sc_start();
     ASSERT_TRUE(master.finished());
     ASSERT_EQ(master.error(), "");
-    ASSERT_EQ(dev.log.size(), 3u);
+    ASSERT_EQ(dev.log.size(), 2u);
     const FakeDevice::Access& burst = dev.log[0];
     EXPECT_TRUE(burst.write);
     EXPECT_EQ(burst.address, kSchedBase);
     ASSERT_EQ(burst.data.size(), 256u);
     std::uint64_t w[32];
     std::memcpy(w, burst.data.data(), 256);
-    const std::uint64_t expected[32] = {6, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    const std::uint64_t expected[32] = {6, 40, 0, 1, sched::kControlInterrupt, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                         0, 11, 0, 0x333, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0};
     for (int k = 0; k < 32; ++k) EXPECT_EQ(w[k], expected[k]) << "word " << k;
     EXPECT_EQ(burst.arrival, ns(2));  // four instructions at 2 GHz
     EXPECT_EQ(dev.log[1].address, kSchedBase + sched::kRegDoorbell);
     EXPECT_EQ(dev.log[1].arrival, ns(12));
-    EXPECT_EQ(dev.log[2].address, kSchedBase + sched::kRegWait);
-    EXPECT_EQ(dev.log[2].arrival, ns(22));
-    // Accepted at 22 ns, 1000 ns of work: the sync returns at 1022 ns.
+    // Accepted at 22 ns, 1000 ns of work: the completion interrupt wakes the sync at 1022 ns.
     EXPECT_EQ(master.finished_at(), ns(1022));
-    ASSERT_EQ(master.launches().size(), 1u);
-    const LaunchRecord& r = master.launches()[0];
+    EXPECT_EQ(master.stats().find("interrupts")->number(), 1.0);
+    ASSERT_EQ(hosted.rt.launches().size(), 1u);
+    const LaunchRecord& r = hosted.rt.launches()[0];
     EXPECT_EQ(r.kernel, "kern");
     EXPECT_EQ(r.threads, 40);
     EXPECT_EQ(r.submit_begin, ns(2));
@@ -197,7 +228,8 @@ TEST(MasterCoreModule, EveryWaitModeSeesThePacketsComplete) {
   };
   // Launch 1 is accepted at 20 ns (flag: 30 ns, after clearing the flag), launch 2 at 40 ns
   // (50 ns) and completes 1000 ns later; every access takes 10 ns.
-  const Case cases[] = {{runtime::WaitMode::Register, 1, 1040},
+  const Case cases[] = {// two interrupts, no transaction
+                        {runtime::WaitMode::Interrupt, 0, 1040},
                         // COMPLETED read at 40, 150, ..., 1030 (the 10th sees 2), then STATUS.
                         {runtime::WaitMode::Poll, 10 + 1, 1050},
                         // the flag read at 50, 160, ..., 1150 (the 11th sees tag 2), then STATUS.
@@ -205,8 +237,8 @@ TEST(MasterCoreModule, EveryWaitModeSeesThePacketsComplete) {
   for (const Case& c : cases) {
     SCOPED_TRACE(runtime::to_string(c.mode));
     par::testing::run_isolated([&c] {
-      const isa::Program program = assemble(kKernels);
-      MasterConfig cfg;
+      const isa::Program program = assemble_checked(kKernels);
+      runtime::RuntimeConfig cfg;
       cfg.wait = c.mode;
       cfg.flag_addr = kFlag;
       auto host = std::make_unique<LambdaHost>([](runtime::HostRuntime& rt, std::ostream&) {
@@ -215,28 +247,30 @@ TEST(MasterCoreModule, EveryWaitModeSeesThePacketsComplete) {
         rt.wait();
         return 0;
       });
-      MasterCore master("master", cfg, program, std::move(host));
+      HostedMaster hosted("master", MasterConfig{}, cfg, program, std::move(host));
+      MasterCore& master = hosted.master;
       FakeDevice dev("dev");
       master.bus.bind(dev.in);
+      dev.irq.bind(master.irq);
       sc_core::sc_start();
       ASSERT_TRUE(master.finished());
       ASSERT_EQ(master.error(), "");
       const std::size_t launches = c.mode == runtime::WaitMode::Flag ? 5 : 4;
       EXPECT_EQ(dev.log.size(), launches + c.transactions);
       EXPECT_EQ(master.finished_at(), ns(c.end_ns));
-      ASSERT_EQ(master.launches().size(), 2u);
-      EXPECT_EQ(master.launches()[1].completed, ns(c.end_ns));
-      EXPECT_GE(master.launches()[1].completed, dev.sched.packets()[1].completion);
+      ASSERT_EQ(hosted.rt.launches().size(), 2u);
+      EXPECT_EQ(hosted.rt.launches()[1].completed, ns(c.end_ns));
+      EXPECT_GE(hosted.rt.launches()[1].completed, dev.sched.packets()[1].completion);
     });
   }
 }
 
 TEST(MasterCoreModule, AFailedPacketIsAnErrorNotAHangForHostAndMasterPrograms) {
-  for (runtime::WaitMode mode : {runtime::WaitMode::Register, runtime::WaitMode::Poll, runtime::WaitMode::Flag}) {
+  for (runtime::WaitMode mode : {runtime::WaitMode::Interrupt, runtime::WaitMode::Poll, runtime::WaitMode::Flag}) {
     SCOPED_TRACE(runtime::to_string(mode));
     par::testing::run_isolated([mode] {
-      const isa::Program program = assemble(kKernels);
-      MasterConfig cfg;
+      const isa::Program program = assemble_checked(kKernels);
+      runtime::RuntimeConfig cfg;
       cfg.wait = mode;
       cfg.flag_addr = kFlag;
       bool after_wait = false;
@@ -245,11 +279,13 @@ TEST(MasterCoreModule, AFailedPacketIsAnErrorNotAHangForHostAndMasterPrograms) {
         after_wait = true;
         return 0;
       });
-      MasterCore master("master", cfg, program, std::move(host));
-      master.set_device_diagnostics([](std::uint64_t seq) { return "core 0 faulted in packet " + std::to_string(seq); });
+      HostedMaster hosted("master", MasterConfig{}, cfg, program, std::move(host));
+      MasterCore& master = hosted.master;
+      hosted.rt.set_diagnostics([](std::uint64_t seq) { return "core 0 faulted in packet " + std::to_string(seq); });
       FakeDevice dev("dev");
       dev.sched.fails = [](std::uint64_t) { return true; };
       master.bus.bind(dev.in);
+      dev.irq.bind(master.irq);
       sc_core::sc_start();
       ASSERT_TRUE(master.finished());
       EXPECT_FALSE(after_wait);
@@ -257,7 +293,7 @@ TEST(MasterCoreModule, AFailedPacketIsAnErrorNotAHangForHostAndMasterPrograms) {
       EXPECT_EQ(dev.sched.clear_errors(), 1);
     });
     par::testing::run_isolated([mode] {
-      const isa::Program program = assemble(R"(.MASTER
+      const isa::Program program = assemble_checked(R"(.MASTER
 .ADDRESS main
 .CODE
 main:   set    r5 = 4
@@ -266,13 +302,15 @@ main:   set    r5 = 4
         set    r6 = 1 #
 kern:   add    r1 = i1, 1     #
 )");
-      MasterConfig cfg;
+      runtime::RuntimeConfig cfg;
       cfg.wait = mode;
       cfg.flag_addr = kFlag;
-      MasterCore master("master", cfg, program, nullptr);
+      HostedMaster hosted("master", MasterConfig{}, cfg, program, nullptr);
+      MasterCore& master = hosted.master;
       FakeDevice dev("dev");
       dev.sched.fails = [](std::uint64_t) { return true; };
       master.bus.bind(dev.in);
+      dev.irq.bind(master.irq);
       sc_core::sc_start();
       ASSERT_TRUE(master.finished());
       EXPECT_EQ(master.error(),
@@ -287,8 +325,9 @@ kern:   add    r1 = i1, 1     #
 // coroutine stacks of one process trip a known false positive (google/sanitizers#189).
 void expect_host_error(const char* name, LambdaHost::Fn fn, const std::string& error) {
   par::testing::run_isolated([&] {
-    const isa::Program program = assemble(kKernels);
-    MasterCore master(name, MasterConfig{}, program, std::make_unique<LambdaHost>(fn));
+    const isa::Program program = assemble_checked(kKernels);
+    HostedMaster hosted(name, MasterConfig{}, runtime::RuntimeConfig{}, program, std::make_unique<LambdaHost>(fn));
+    MasterCore& master = hosted.master;
     FakeDevice dev("dev");
     master.bus.bind(dev.in);
     sc_core::sc_start();
@@ -313,8 +352,9 @@ TEST(MasterCoreModule, AHostProgramThatFailsOrThrowsFailsTheRun) {
 
 TEST(MasterCoreModule, APacketProgramWithoutAHostProgramIsAnError) {
   par::testing::run_isolated([] {
-    const isa::Program program = assemble(".PAR\n.ADDRESS k\n.THREADS 1\n.CODE\nk: nop #\n");
-    MasterCore master("master", MasterConfig{}, program, nullptr);
+    const isa::Program program = assemble_checked(".PAR\n.ADDRESS k\n.THREADS 1\n.CODE\nk: nop #\n");
+    HostedMaster hosted("master", MasterConfig{}, runtime::RuntimeConfig{}, program, nullptr);
+    MasterCore& master = hosted.master;
     FakeDevice dev("dev");
     master.bus.bind(dev.in);
     sc_core::sc_start();
@@ -326,7 +366,7 @@ TEST(MasterCoreModule, AnInvalidConfigurationIsRefused) {
   par::testing::run_isolated([] {
     MasterConfig c;
     c.cpi = 0;
-    EXPECT_THROW(MasterCore("bad", c, isa::Program{}, nullptr), std::invalid_argument);
+    EXPECT_THROW(MasterCore("bad", c, isa::Program{}), std::invalid_argument);
   });
 }
 

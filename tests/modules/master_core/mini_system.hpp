@@ -1,11 +1,15 @@
-// A small full system for end-to-end tests of the master core, until the platform wires one:
+// A small full system for end-to-end tests of the master core, without the platform:
 //
 //   master.bus -> host_bus --[device addresses]--> link.host_in ==HT==> link.dev_out -> dev_bus
 //                        \--[host memory]--> host_mem                                    |
 //   dev_bus: [0, dram)       -> dram (device DRAM, program data and heap)                 |
 //            scheduler window -> sched.regs --> sched.cores -> core0, core1 (ParCore)     |
 //            host memory      -> link.dev_in ==HT==> link.host_out -> host_bus -> host_mem
-//   core*.mem, sched.notify   -> dev_bus
+//   core*.mem, sched.notify   -> dev_bus;   core*.irq -> sched.core_irq
+//   sched.irq -> link.dev_irq ==HT==> link.host_irq -> master.irq
+//
+// As the platform does, it builds the host runtime on the master core's port and hands it (or a
+// host program running on it) to the master core.
 //
 // The program's data sections are placed in device DRAM (or, with data_in_host_memory, in host
 // memory, as on the XD1000: the cores then read them across the link). Run one per process
@@ -19,6 +23,8 @@
 
 #include <systemc>
 
+#include "host_program.hpp"
+#include "host_runtime.hpp"
 #include "ht_link.hpp"
 #include "interconnect.hpp"
 #include "master_core.hpp"
@@ -39,13 +45,14 @@ struct MiniSystemConfig {
   int cores = 2;
   bool data_in_host_memory = false;  // program data at kHostBase + its address
   MasterConfig master;
+  runtime::RuntimeConfig runtime;  // scheduler_base and queue_depth are set by the mini system
   sched::SchedulerConfig scheduler;
   ht::HtConfig ht;
   core::CoreConfig core;
   MiniSystemConfig() {
-    master.heap_base = 0x200000;
-    master.heap_bytes = 0x200000;
-    master.flag_addr = kHostBase + 0x100;
+    runtime.heap_base = 0x200000;
+    runtime.heap_bytes = 0x200000;
+    runtime.flag_addr = kHostBase + 0x100;
     core.local_mem_base = kLocalBase;
     core.local_mem_size = 0x10000;
   }
@@ -62,7 +69,8 @@ class MiniSystem {
         sched_("sched", cfg_.scheduler),
         dram_("dram", memory::MemoryConfig{MiniSystemConfig::kDramBytes, 20, 0}),
         host_mem_("host_mem", memory::MemoryConfig{MiniSystemConfig::kHostBytes, 50, 0}),
-        master_("master", cfg_.master, program_, std::move(host)) {
+        master_("master", cfg_.master, program_),
+        runtime_(master_.port(), runtime_config(cfg_), program_, master_.stats()) {
     std::string error;
     // The cores keep references to their configuration: give them the copy this object owns.
     loaded_ = core::LoadedProgram::load(program_, cfg_.core, &error);
@@ -86,16 +94,28 @@ class MiniSystem {
     sched_.notify.bind(dev_bus_.in);
     for (int c = 0; c < cfg_.cores; ++c) {
       cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(c)).c_str(), cfg_.core, *loaded_,
-                                                       core::RunMode::Timing, period, quantum));
+                                                       core::RunMode::Timing, /*functional_width=*/1, period, quantum));
+      lines_.push_back(std::make_unique<sc_core::sc_signal<bool>>(("core" + std::to_string(c) + "_irq").c_str()));
       cores_.back()->mem.bind(dev_bus_.in);
+      cores_.back()->irq.bind(*lines_.back());
       sched_.cores.bind(cores_.back()->ctrl);
+      sched_.core_irq.bind(*lines_.back());
     }
+    // Completion interrupts cross the link to the master core.
+    sched_.irq.bind(link_.dev_irq);
+    link_.host_irq.bind(master_.irq);
     for (const isa::DataSection& d : program_.data) {
       std::uint8_t* dst = d.address >= MiniSystemConfig::kHostBase ? host_mem_.data() + (d.address - MiniSystemConfig::kHostBase)
                                                                     : dram_.data() + d.address;
       std::memcpy(dst, d.bytes.data(), d.bytes.size());
     }
-    master_.set_device_diagnostics([this](std::uint64_t seq) { return diagnose(seq); });
+    runtime_.set_diagnostics([this](std::uint64_t seq) { return diagnose(seq); });
+    if (host) {
+      software_ = std::make_unique<runtime::HostProgramRunner>(std::move(host), runtime_);
+      master_.set_host_software(*software_);
+    } else {
+      master_.set_packet_control(runtime_);
+    }
   }
 
   // Runs until nothing is left to do; returns the master's error ("" when it finished cleanly).
@@ -119,11 +139,22 @@ class MiniSystem {
 
   const isa::Program& program() const { return program_; }
   MasterCore& master() { return master_; }
+  runtime::HostRuntime& runtime() { return runtime_; }
+  const std::vector<runtime::LaunchRecord>& launches() const { return runtime_.launches(); }
+  // What the host program wrote to its log ("" for a .MASTER program).
+  std::string host_log() const { return software_ ? software_->log_text() : ""; }
   sched::ThreadScheduler& scheduler() { return sched_; }
   ht::HtLink& link() { return link_; }
   core::ParCore& core(int i) { return *cores_.at(static_cast<std::size_t>(i)); }
 
  private:
+  static runtime::RuntimeConfig runtime_config(const MiniSystemConfig& cfg) {
+    runtime::RuntimeConfig r = cfg.runtime;
+    r.scheduler_base = MiniSystemConfig::kSchedulerBase;
+    r.queue_depth = cfg.scheduler.queue_depth;
+    r.issue_cycles = cfg.master.cpi;
+    return r;
+  }
   static isa::Program relocated(const isa::Program& program, const MiniSystemConfig& cfg) {
     if (!cfg.data_in_host_memory) return program;
     // Everything that names a data address moves by kHostBase: sections, labels, and the .I
@@ -158,7 +189,10 @@ class MiniSystem {
   sched::ThreadScheduler sched_;
   memory::Memory dram_, host_mem_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
+  std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> lines_;
   MasterCore master_;
+  runtime::HostRuntime runtime_;
+  std::unique_ptr<runtime::HostProgramRunner> software_;
 };
 
 }  // namespace par::master::testing

@@ -26,7 +26,7 @@ Command packet(std::int64_t threads, std::uint64_t start = 0) {
   return c;
 }
 
-SchedulerConfig config(Policy policy, bool overlap = false, unsigned depth = 32, std::int64_t chunk = 4) {
+SchedulerConfig dispatch_config(Policy policy, bool overlap = false, unsigned depth = 32, std::int64_t chunk = 4) {
   SchedulerConfig c;
   c.policy = policy;
   c.overlap_packets = overlap;
@@ -87,7 +87,7 @@ TEST(SharePlanner, ChunksInThreadOrderLastOneShorter) {
 }
 
 TEST(DispatchLogic, StaticPacketsRunStrictlyInOrder) {
-  DispatchLogic d(config(Policy::Static), 2);
+  DispatchLogic d(dispatch_config(Policy::Static), 2);
   EXPECT_EQ(d.submit(packet(10)), 1u);
   EXPECT_EQ(d.submit(packet(7)), 2u);
   EXPECT_EQ(d.queued(), 2u);
@@ -103,11 +103,9 @@ TEST(DispatchLogic, StaticPacketsRunStrictlyInOrder) {
   expect_complete(d, 1);
   expect_nothing(d);  // ... until its completion has been signalled
   EXPECT_EQ(d.completed(), 0u);
-  EXPECT_FALSE(d.finished_through(1));
   d.finish(1);
   EXPECT_EQ(d.completed(), 1u);
-  EXPECT_TRUE(d.finished_through(1));
-  EXPECT_FALSE(d.finished_through(2));
+  EXPECT_EQ(d.outstanding(), 1u);
   expect_launch(d, 2, {0, 0, 4});
   expect_launch(d, 2, {1, 4, 3});
   EXPECT_EQ(d.queued(), 0u);
@@ -120,13 +118,13 @@ TEST(DispatchLogic, StaticPacketsRunStrictlyInOrder) {
   EXPECT_EQ(d.submitted(), 2u);
   EXPECT_EQ(d.completed(), 2u);
   EXPECT_FALSE(d.error());
-  EXPECT_TRUE(d.finished_through(2));
+  EXPECT_EQ(d.outstanding(), 0u);
 }
 
 TEST(DispatchLogic, StaticShareWaitsForItsOwnCore) {
   // With overlap, packet 2's share of core 1 starts while packet 1 still runs on core 0; its
   // share of core 0 waits for core 0.
-  DispatchLogic d(config(Policy::Static, true), 2);
+  DispatchLogic d(dispatch_config(Policy::Static, true), 2);
   d.submit(packet(10));
   d.submit(packet(10));
   expect_launch(d, 1, {0, 0, 5});
@@ -147,7 +145,7 @@ TEST(DispatchLogic, StaticShareWaitsForItsOwnCore) {
 }
 
 TEST(DispatchLogic, DynamicChunksGoToTheFirstFreeCoreInOrder) {
-  DispatchLogic d(config(Policy::Dynamic, false, 32, 4), 3);
+  DispatchLogic d(dispatch_config(Policy::Dynamic, false, 32, 4), 3);
   d.submit(packet(18));
   expect_launch(d, 1, {0, 0, 4});
   expect_launch(d, 1, {1, 4, 4});
@@ -168,7 +166,7 @@ TEST(DispatchLogic, DynamicChunksGoToTheFirstFreeCoreInOrder) {
 }
 
 TEST(DispatchLogic, DynamicOverlapUsesCoresTheEarlierPacketNoLongerNeeds) {
-  DispatchLogic d(config(Policy::Dynamic, true, 32, 4), 2);
+  DispatchLogic d(dispatch_config(Policy::Dynamic, true, 32, 4), 2);
   d.submit(packet(8));
   d.submit(packet(6));
   expect_launch(d, 1, {0, 0, 4});
@@ -184,7 +182,7 @@ TEST(DispatchLogic, DynamicOverlapUsesCoresTheEarlierPacketNoLongerNeeds) {
 }
 
 TEST(DispatchLogic, QueueDepthBoundsOutstandingPackets) {
-  DispatchLogic d(config(Policy::Static, false, 2), 1);
+  DispatchLogic d(dispatch_config(Policy::Static, false, 2), 1);
   d.submit(packet(1));
   EXPECT_FALSE(d.full());
   d.submit(packet(1));
@@ -203,7 +201,7 @@ TEST(DispatchLogic, QueueDepthBoundsOutstandingPackets) {
 
 TEST(DispatchLogic, EmptyPacketCompletesInOrderAndFencesWithOverlap) {
   {
-    DispatchLogic d(config(Policy::Static), 2);
+    DispatchLogic d(dispatch_config(Policy::Static), 2);
     d.submit(packet(0));
     d.submit(packet(-5));
     expect_complete(d, 1);
@@ -213,7 +211,7 @@ TEST(DispatchLogic, EmptyPacketCompletesInOrderAndFencesWithOverlap) {
     d.finish(2);
     EXPECT_EQ(d.completed(), 2u);
   }
-  DispatchLogic d(config(Policy::Static, true), 2);
+  DispatchLogic d(dispatch_config(Policy::Static, true), 2);
   d.submit(packet(2));
   d.submit(packet(0));
   d.submit(packet(2));
@@ -230,7 +228,7 @@ TEST(DispatchLogic, EmptyPacketCompletesInOrderAndFencesWithOverlap) {
 }
 
 TEST(DispatchLogic, FailedShareFailsPacketAndLaterPacketsStillRun) {
-  DispatchLogic d(config(Policy::Static), 2);
+  DispatchLogic d(dispatch_config(Policy::Static), 2);
   d.submit(packet(10));
   d.submit(packet(4));
   expect_launch(d, 1, {0, 0, 5});
@@ -245,7 +243,6 @@ TEST(DispatchLogic, FailedShareFailsPacketAndLaterPacketsStillRun) {
   EXPECT_TRUE(d.error());
   EXPECT_EQ(d.failed_seq(), 1u);
   EXPECT_EQ(d.completed(), 1u);
-  EXPECT_TRUE(d.failed_through(1));
   EXPECT_EQ(d.status(), kStatusBusy | kStatusError);
   expect_launch(d, 2, {0, 0, 2});
   expect_launch(d, 2, {1, 2, 2});
@@ -255,15 +252,35 @@ TEST(DispatchLogic, FailedShareFailsPacketAndLaterPacketsStillRun) {
   EXPECT_FALSE(d.packet_failed(2));
   d.finish(2);
   EXPECT_EQ(d.failed_seq(), 1u);  // sticky
-  EXPECT_TRUE(d.failed_through(2));
   d.clear_error();
   EXPECT_EQ(d.failed_seq(), 0u);
   EXPECT_EQ(d.status(), 0u);
-  EXPECT_FALSE(d.failed_through(2));
+}
+
+TEST(DispatchLogic, AFailureCanBeShownBeforeThePacketFinishes) {
+  DispatchLogic d(dispatch_config(Policy::Static), 1);
+  d.submit(packet(1));
+  d.submit(packet(1));
+  expect_launch(d, 1, {0, 0, 1});
+  d.share_done(1, 0, false);
+  expect_complete(d, 1);
+  d.publish_failure(1);  // e.g. while its completion flag is being written
+  EXPECT_EQ(d.failed_seq(), 1u);
+  EXPECT_EQ(d.status(), kStatusBusy | kStatusError);
+  EXPECT_EQ(d.completed(), 0u);
+  d.finish(1);
+  EXPECT_EQ(d.failed_seq(), 1u);
+  expect_launch(d, 2, {0, 0, 1});
+  d.share_done(2, 0, true);
+  expect_complete(d, 2);
+  d.publish_failure(2);  // nothing to show
+  d.finish(2);
+  d.clear_error();
+  EXPECT_EQ(d.failed_seq(), 0u);
 }
 
 TEST(DispatchLogic, FailureDropsTheChunksNotYetLaunched) {
-  DispatchLogic d(config(Policy::Dynamic, false, 32, 4), 1);
+  DispatchLogic d(dispatch_config(Policy::Dynamic, false, 32, 4), 1);
   d.submit(packet(12));
   expect_launch(d, 1, {0, 0, 4});
   d.share_done(1, 0, false);
@@ -273,7 +290,7 @@ TEST(DispatchLogic, FailureDropsTheChunksNotYetLaunched) {
 }
 
 TEST(DispatchLogic, FlagFailureMarksThePacketFailed) {
-  DispatchLogic d(config(Policy::Static), 1);
+  DispatchLogic d(dispatch_config(Policy::Static), 1);
   d.submit(packet(1));
   expect_launch(d, 1, {0, 0, 1});
   d.share_done(1, 0, true);
@@ -283,8 +300,8 @@ TEST(DispatchLogic, FlagFailureMarksThePacketFailed) {
   EXPECT_EQ(d.failed_seq(), 1u);
 }
 
-TEST(DispatchLogic, OutOfOrderFinishKeepsWaitConditionInOrder) {
-  DispatchLogic d(config(Policy::Static, true), 2);
+TEST(DispatchLogic, OutOfOrderFinishCountsAndKeepsTheLowestFailure) {
+  DispatchLogic d(dispatch_config(Policy::Static, true), 2);
   d.submit(packet(2));  // threads 0 on core 0, 1 on core 1
   d.submit(packet(1));  // thread 0 on core 0
   d.submit(packet(1));
@@ -296,26 +313,23 @@ TEST(DispatchLogic, OutOfOrderFinishKeepsWaitConditionInOrder) {
   expect_complete(d, 2);  // packet 2 completes before packet 1
   d.finish(2);
   EXPECT_EQ(d.completed(), 1u);
-  EXPECT_FALSE(d.finished_through(1));
-  EXPECT_FALSE(d.finished_through(2));
+  EXPECT_EQ(d.outstanding(), 2u);
   EXPECT_EQ(d.failed_seq(), 2u);
-  EXPECT_FALSE(d.failed_through(1));
-  EXPECT_TRUE(d.failed_through(2));
   expect_launch(d, 3, {0, 0, 1});
   d.share_done(1, 1, false);
   expect_complete(d, 1);
   d.finish(1);
-  EXPECT_TRUE(d.finished_through(2));
-  EXPECT_FALSE(d.finished_through(3));
+  EXPECT_EQ(d.completed(), 2u);
+  EXPECT_EQ(d.outstanding(), 1u);
   EXPECT_EQ(d.failed_seq(), 1u);  // the lowest failed sequence number
 }
 
 TEST(DispatchLogic, MisuseIsRejected) {
-  EXPECT_THROW(DispatchLogic(config(Policy::Static), 0), std::invalid_argument);
+  EXPECT_THROW(DispatchLogic(dispatch_config(Policy::Static), 0), std::invalid_argument);
   SchedulerConfig bad;
   bad.queue_depth = 0;
   EXPECT_THROW(DispatchLogic(bad, 1), std::invalid_argument);
-  DispatchLogic d(config(Policy::Static), 1);
+  DispatchLogic d(dispatch_config(Policy::Static), 1);
   d.submit(packet(1));
   EXPECT_THROW(d.finish(1), std::logic_error);  // not completed yet
   EXPECT_THROW(d.share_done(1, 0, true), std::logic_error);  // nothing launched

@@ -12,7 +12,7 @@
 #include "par/simkit/options.hpp"
 #include "register_block.hpp"
 #include "scheduler_config.hpp"
-#include "thread_scheduler_regs.hpp"
+#include "par/sched/scheduler_registers.hpp"
 
 namespace par::sched {
 namespace {
@@ -39,7 +39,11 @@ TEST(Registers, MapOffsetsAreTheLeadsFixedValues) {
   EXPECT_EQ(kRegQueued, 0x120u);
   EXPECT_EQ(kRegFailedSeq, 0x128u);
   EXPECT_EQ(kRegClearError, 0x130u);
-  EXPECT_EQ(kRegWait, 0x140u);
+  EXPECT_EQ(kRegControl, 0x020u);
+  EXPECT_EQ(kControlInterrupt, 1u);
+  EXPECT_EQ(kRegSpaceEnd, 0x148u);
+  EXPECT_EQ(kInterruptFailedBit, 0x80000000u);
+  EXPECT_EQ(kInterruptTagMask, 0x7fffffffu);
   EXPECT_EQ(kFlagErrorBit, 0x8000000000000000ull);
 }
 
@@ -49,6 +53,7 @@ TEST(Registers, DecodeAcceptsOnlyTheDocumentedAccesses) {
       {0x000, 8, false, RegResult::Ok, Reg::Staging},
       {0x000, 256, true, RegResult::Ok, Reg::Staging},       // the whole staging block
       {0x080, 128, true, RegResult::Ok, Reg::Staging},       // I[0..15]
+      {0x020, 8, true, RegResult::Ok, Reg::Staging},         // CONTROL
       {0x028, 8, false, RegResult::Ok, Reg::Staging},        // reserved word: reads 0
       {0x0F8, 16, true, RegResult::BurstError, Reg::Staging},  // crosses into DOORBELL
       {0x004, 8, false, RegResult::AddressError, Reg::Staging},
@@ -67,8 +72,7 @@ TEST(Registers, DecodeAcceptsOnlyTheDocumentedAccesses) {
       {0x130, 8, true, RegResult::Ok, Reg::ClearError},
       {0x130, 8, false, RegResult::CommandError, Reg::ClearError},
       {0x138, 8, false, RegResult::AddressError, Reg::Staging},  // hole
-      {0x140, 8, false, RegResult::Ok, Reg::Wait},
-      {0x140, 8, true, RegResult::CommandError, Reg::Wait},
+      {0x140, 8, false, RegResult::AddressError, Reg::Staging},  // reserved
       {0x148, 8, false, RegResult::AddressError, Reg::Staging},
       {~0ull - 7, 8, false, RegResult::AddressError, Reg::Staging},
   };
@@ -93,12 +97,13 @@ TEST(Registers, OneBurstStagesAWholeCommandAndReservedWordsReadZero) {
   EXPECT_EQ(c.threads, -3);
   EXPECT_EQ(c.flag_addr, 1002u);
   EXPECT_EQ(c.tag, 1003u);
+  EXPECT_EQ(c.control, 1004u);
   EXPECT_EQ(c.inherited[0], 0u);  // i0 is never inherited
   for (unsigned k = 1; k < 16; ++k) EXPECT_EQ(c.inherited[k], 1016u + k) << k;
   std::vector<std::uint64_t> back(32, 0xdead);
   s.read(0x000, reinterpret_cast<std::uint8_t*>(back.data()), 256);
   for (std::size_t i = 0; i < back.size(); ++i) {
-    const bool reserved = (i >= 4 && i < 16) || i == 16;
+    const bool reserved = (i >= 5 && i < 16) || i == 16;
     EXPECT_EQ(back[i], reserved ? 0 : words[i]) << "word " << i;
   }
   // A single register write leaves the others alone.

@@ -1,11 +1,13 @@
 // The ThreadScheduler module through TLM, against fake PAR cores (scheduler_test_support.hpp):
 // registers, static and dynamic splitting with 1, 2 and 4 cores, completion (STATUS, COMPLETED,
-// WAIT, flag write), queue back-pressure, failures, empty packets, overlap, statistics.
+// the completion interrupt, flag write), a full queue, failures, empty packets, overlap,
+// statistics.
 //
 // Unless a test says otherwise: register access 10 ns, dispatch 10 ns per share, host memory
 // (the `notify` target) 25 ns per access. A command staged with one burst and a doorbell issued
-// at t = 0 is accepted at t = 20 ns; share i of a packet is then sent at 20 + 10 i and starts on
-// its core at 30 + 10 i.
+// at t = 0 takes effect at t = 20 ns (the DOORBELL returns then: register latency only); share i
+// of a packet is then sent at 20 + 10 i and starts on its core at 30 + 10 i. Every command asks
+// for the completion interrupt unless a test says otherwise.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,8 +24,6 @@
 #include "scheduler_test_support.hpp"
 #include "thread_scheduler.hpp"
 
-PARSYS_DEFINE_SC_MAIN
-
 namespace par::sched {
 namespace {
 
@@ -31,27 +31,28 @@ using par::testing::TlmHarness;
 using sc_core::sc_time;
 using sched::testing::command_block;
 using sched::testing::FakeCore;
+using sched::testing::InterruptRecorder;
 using sched::testing::ns;
 using sched::testing::submit;
 
 constexpr std::uint64_t kMemBytes = 4096;
 
-// A scheduler with one fake core per entry of `ns_per_thread`, a scripted host on `regs` and a
-// host memory on `notify`.
+// A scheduler with one fake core (and its completion line) per entry of `ns_per_thread`, a
+// scripted host on `regs`, a host memory on `notify` and a recorder on `irq`.
 struct Bench {
   TlmHarness host{"host"};
   ThreadScheduler sched;
-  std::vector<std::unique_ptr<FakeCore>> cores;
+  sched::testing::FakeCores fakes;
+  std::vector<std::unique_ptr<FakeCore>>& cores = fakes.cores;
   memory::Memory host_mem;
+  InterruptRecorder irqs{"irqs"};
 
   Bench(const SchedulerConfig& cfg, const std::vector<double>& ns_per_thread, double mem_latency_ns = 25)
       : sched("sched", cfg), host_mem("host_mem", memory::MemoryConfig{kMemBytes, mem_latency_ns, 0}) {
     host.out.bind(sched.regs);
-    for (std::size_t i = 0; i < ns_per_thread.size(); ++i) {
-      cores.push_back(std::make_unique<FakeCore>(("core" + std::to_string(i)).c_str(), ns_per_thread[i]));
-      sched.cores.bind(cores.back()->ctrl);
-    }
+    for (double n : ns_per_thread) fakes.add(sched, n);
     sched.notify.bind(host_mem.in);
+    sched.irq.bind(irqs.in);
   }
 
   double stat(const std::string& path) const {
@@ -113,7 +114,7 @@ TEST(ThreadSchedulerModule, RegistersReadWriteBurstAndErrors) {
     h.then().read(kRegCompleted, 8);                        // 8
     h.then().read(kRegQueued, 8);                           // 9
     h.then().read(kRegFailedSeq, 8);                        // 10
-    h.then().read(kRegWait, 8);                             // 11: nothing submitted: no wait
+    h.then().read(0x140, 8);                                // 11: reserved
     h.then().read(0x004, 8);                                // 12
     h.then().write64(kRegStatus, 0);                        // 13
     h.then().read(kRegStatus, 16);                          // 14
@@ -127,16 +128,17 @@ TEST(ThreadSchedulerModule, RegistersReadWriteBurstAndErrors) {
     const std::vector<std::uint64_t> back = words_of(h.result(1).read_data);
     const std::vector<std::uint64_t> sent = words_of(block);
     for (std::size_t i = 0; i < 32; ++i) {
-      const bool reserved = i >= 4 && i <= 16;
+      const bool reserved = i >= 5 && i <= 16;
       EXPECT_EQ(back[i], reserved ? 0 : sent[i]) << "word " << i;
     }
     EXPECT_EQ(h.result(3).value(), 55u);
     EXPECT_EQ(h.result(4).value(), 0u);
     EXPECT_EQ(h.result(5).value(), static_cast<std::uint64_t>(-3));
-    for (std::size_t i = 6; i <= 11; ++i) {
+    for (std::size_t i = 6; i <= 10; ++i) {
       EXPECT_EQ(h.result(i).status, tlm::TLM_OK_RESPONSE) << i;
       EXPECT_EQ(h.result(i).value(), 0u) << i;
     }
+    EXPECT_EQ(h.result(11).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_EQ(h.result(12).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_EQ(h.result(13).status, tlm::TLM_COMMAND_ERROR_RESPONSE);
     EXPECT_EQ(h.result(14).status, tlm::TLM_BURST_ERROR_RESPONSE);
@@ -170,8 +172,7 @@ void check_static_split(std::size_t cores) {
   std::vector<std::uint64_t> inherited(16);
   for (unsigned k = 1; k < 16; ++k) inherited[k] = 100 + k;
   TlmHarness& h = b.host;
-  submit(h, 0x40, 11, 0, 0, inherited);
-  h.then().read(kRegWait, 8);
+  submit(h, 0x40, 11, 0, 0x7, inherited);
   h.run();
 
   const std::int64_t per_core = (11 + static_cast<std::int64_t>(cores) - 1) / static_cast<std::int64_t>(cores);
@@ -197,8 +198,11 @@ void check_static_split(std::size_t cores) {
   }
   const sc_time expected_finish[] = {ns(0), ns(41), ns(45), ns(0), ns(62)};
   EXPECT_EQ(finish, expected_finish[cores]);
-  expect_access(h, 2, tlm::TLM_OK_RESPONSE, finish, "WAIT returns when the last share has");
-  EXPECT_EQ(h.result(2).value(), 1u);
+  expect_access(h, 1, tlm::TLM_OK_RESPONSE, ns(20), "the DOORBELL returns after the register latency");
+  ASSERT_EQ(b.irqs.received.size(), 1u);
+  EXPECT_EQ(b.irqs.at(0), finish) << "the interrupt is raised when the last share has ended";
+  EXPECT_EQ(b.irqs.received[0].data, 0x7u);  // TAG, no failure
+  EXPECT_EQ(b.stat("interrupts"), 1.0);
   EXPECT_EQ(b.stat("shares"), static_cast<double>(cores));
   EXPECT_EQ(b.stat("threads_launched"), 11.0);
   EXPECT_EQ(b.stat("commands"), 1.0);
@@ -224,7 +228,6 @@ TEST(ThreadSchedulerModule, DynamicChunksInOrderToTheFirstFreeCore) {
     cfg.chunk_threads = 4;
     Bench b(cfg, {4.0, 1.0});  // core 0 is four times slower
     submit(b.host, 0x10, 20);
-    b.host.then().read(kRegWait, 8);
     b.host.run();
     // 20 threads = 5 chunks. t=20: both free -> chunk 0 to core 0 (30..46); t=30: chunk 1 to
     // core 1 (40..44); t=44: chunk 2 to core 1 (54..58); t=54: chunk 3 to core 0, free since 46
@@ -248,44 +251,48 @@ TEST(ThreadSchedulerModule, DynamicChunksInOrderToTheFirstFreeCore) {
         EXPECT_EQ(l.desc.threads, 4);
         EXPECT_EQ(l.desc.start, 0x10u);
       }
-    expect_access(b.host, 2, tlm::TLM_OK_RESPONSE, ns(80), "WAIT");
+    EXPECT_EQ(b.irqs.at(0), ns(80));
     EXPECT_EQ(b.stat("core0.busy_ns"), 32.0);
     EXPECT_EQ(b.stat("core1.busy_ns"), 12.0);
     EXPECT_EQ(b.stat("core0.shares"), 2.0);
     EXPECT_EQ(b.stat("core1.threads"), 12.0);
     EXPECT_EQ(b.stat("shares"), 5.0);
     EXPECT_DOUBLE_EQ(b.stat("imbalance"), 32.0 / 22.0);
-    EXPECT_EQ(b.cores[0]->overlapping_launches() + b.cores[1]->overlapping_launches(), 0);
+    EXPECT_EQ(b.cores[0]->refused_doorbells() + b.cores[1]->refused_doorbells(), 0);
   });
 }
 
-TEST(ThreadSchedulerModule, CompletionStatusWaitAndFlagWrites) {
+TEST(ThreadSchedulerModule, CompletionStatusInterruptsAndFlagWrites) {
   par::testing::run_isolated([] {
     Bench b(config(), {1.0});
     TlmHarness& h = b.host;
-    submit(h, 1, 100, 0x100, 0x11);  // 0, 1: accepted at 20; runs 30..130; flag written by 155
-    submit(h, 2, 50, 0x108, 0x22);   // 2, 3: accepted at 40; starts at 155; runs 165..215; flag by 240
-    h.then().read(kRegWait, 8);      // 4
-    h.then().read(kRegStatus, 8);    // 5
-    h.then().read(kRegCompleted, 8); // 6
-    h.at(ns(50)).read(kRegStatus, 8);      // 7
-    h.at(ns(50)).read(kRegSubmitted, 8);   // 8
-    h.at(ns(50)).read(kRegCompleted, 8);   // 9
-    h.at(ns(50)).read(kRegQueued, 8);      // 10
-    h.at(ns(200)).read(kRegCompleted, 8);  // 11
-    h.at(ns(200)).read(kRegQueued, 8);     // 12
+    submit(h, 1, 100, 0x100, 0x11);  // 0, 1: in effect at 20; runs 30..130; flag written by 155
+    submit(h, 2, 50, 0x108, 0x22);   // 2, 3: in effect at 40; starts at 155; runs 165..215; flag by 240
+    h.at(ns(250)).read(kRegStatus, 8);     // 4
+    h.at(ns(250)).read(kRegCompleted, 8);  // 5
+    h.at(ns(50)).read(kRegStatus, 8);      // 6
+    h.at(ns(50)).read(kRegSubmitted, 8);   // 7
+    h.at(ns(50)).read(kRegCompleted, 8);   // 8
+    h.at(ns(50)).read(kRegQueued, 8);      // 9
+    h.at(ns(200)).read(kRegCompleted, 8);  // 10
+    h.at(ns(200)).read(kRegQueued, 8);     // 11
     h.run();
     expect_access(h, 3, tlm::TLM_OK_RESPONSE, ns(40), "second doorbell");
-    expect_access(h, 4, tlm::TLM_OK_RESPONSE, ns(240), "WAIT covers both packets");
-    EXPECT_EQ(h.result(4).value(), 2u);
-    EXPECT_EQ(h.result(5).value(), 0u);
-    EXPECT_EQ(h.result(6).value(), 2u);
-    EXPECT_EQ(h.result(7).value(), kStatusBusy);
-    EXPECT_EQ(h.result(8).value(), 2u);
-    EXPECT_EQ(h.result(9).value(), 0u);
+    // One interrupt per packet, once its flag is written and it is counted in COMPLETED; the data
+    // is the low 31 bits of its TAG.
+    ASSERT_EQ(b.irqs.received.size(), 2u);
+    EXPECT_EQ(b.irqs.at(0), ns(155));
+    EXPECT_EQ(b.irqs.received[0].data, 0x11u);
+    EXPECT_EQ(b.irqs.at(1), ns(240));
+    EXPECT_EQ(b.irqs.received[1].data, 0x22u);
+    EXPECT_EQ(h.result(4).value(), 0u);
+    EXPECT_EQ(h.result(5).value(), 2u);
+    EXPECT_EQ(h.result(6).value(), kStatusBusy);
+    EXPECT_EQ(h.result(7).value(), 2u);
+    EXPECT_EQ(h.result(8).value(), 0u);
+    EXPECT_EQ(h.result(9).value(), 1u);
     EXPECT_EQ(h.result(10).value(), 1u);
-    EXPECT_EQ(h.result(11).value(), 1u);
-    EXPECT_EQ(h.result(12).value(), 0u);
+    EXPECT_EQ(h.result(11).value(), 0u);
     EXPECT_EQ(b.mem64(0x100), 0x11u);
     EXPECT_EQ(b.mem64(0x108), 0x22u);
     EXPECT_EQ(b.host_mem.writes(), 2u);
@@ -305,6 +312,7 @@ TEST(ThreadSchedulerModule, CompletionStatusWaitAndFlagWrites) {
     EXPECT_EQ(rec[1].threads, 50);
     EXPECT_EQ(b.cores[0]->launches().at(1).begin, ns(165));
     EXPECT_EQ(b.stat("flag_writes"), 2.0);
+    EXPECT_EQ(b.stat("interrupts"), 2.0);
     EXPECT_EQ(b.stat("packet_ns"), 135.0 + 85.0);
     EXPECT_EQ(b.stat("core0.busy_ns"), 150.0);
     EXPECT_EQ(b.stat("imbalance"), 1.0);
@@ -313,73 +321,90 @@ TEST(ThreadSchedulerModule, CompletionStatusWaitAndFlagWrites) {
   });
 }
 
-TEST(ThreadSchedulerModule, FullQueueBlocksTheDoorbellUntilAPacketCompletes) {
+TEST(ThreadSchedulerModule, OnlyPacketsThatAskForItRaiseTheInterrupt) {
   par::testing::run_isolated([] {
     Bench b(config(), {1.0});
     TlmHarness& h = b.host;
-    // Packets of 1000 threads (1000 ns each). Doorbell j (1-based) is issued at 10 j and accepted
-    // at 10 j + 10; packet 1 runs 30..1030. Doorbell 33 arrives at 340 and finds 32 packets
-    // outstanding (queue_depth 32): it is accepted when packet 1 completes, at 1030.
-    h.then().write(kRegStart, command_block(0x20, 1000));
+    h.then().write(kRegStart, command_block(1, 10, 0, 5, {}, 0));  // no CONTROL.interrupt: runs 30..40
+    h.then().write64(kRegDoorbell, 1);
+    submit(h, 2, 10, 0, 6);  // in effect at 40, runs 50..60
+    h.run();
+    ASSERT_EQ(b.irqs.received.size(), 1u);
+    EXPECT_EQ(b.irqs.at(0), ns(60));
+    EXPECT_EQ(b.irqs.received[0].data, 6u);
+    EXPECT_EQ(b.stat("interrupts"), 1.0);
+    EXPECT_EQ(b.sched.peek(kRegCompleted), 2u);
+  });
+}
+
+TEST(ThreadSchedulerModule, AFullQueueRefusesTheDoorbellWithoutWaiting) {
+  par::testing::run_isolated([] {
+    Bench b(config(), {1.0});
+    TlmHarness& h = b.host;
+    // Packets of 1000 threads (1000 ns each). Doorbell j (1-based) is issued at 10 j and takes
+    // effect at 10 j + 10; packet 1 runs 30..1030. Doorbell 33, at 330, finds the 32 entries of
+    // the queue taken: it is refused at once (register latency only) and queues nothing.
+    h.then().write(kRegStart, command_block(0x20, 1000, 0, 0, {}, 0));
     for (int j = 1; j <= 33; ++j) h.then().write64(kRegDoorbell, 1);
     h.then().read(kRegSubmitted, 8);        // 34
     h.at(ns(500)).read(kRegStatus, 8);     // 35
     h.at(ns(500)).read(kRegQueued, 8);     // 36
     h.at(ns(500)).read(kRegSubmitted, 8);  // 37
+    h.at(ns(1040)).read(kRegStatus, 8);    // 38: packet 1 has completed, an entry is free
+    h.at(ns(1050)).write64(kRegDoorbell, 1);  // 39: in effect at 1060
     h.run();
     for (int j = 1; j <= 32; ++j)
       expect_access(h, static_cast<std::size_t>(j), tlm::TLM_OK_RESPONSE, ns(10.0 * j + 10),
                     "doorbell " + std::to_string(j));
-    expect_access(h, 33, tlm::TLM_OK_RESPONSE, ns(1030), "doorbell 33 waits for a queue entry");
-    EXPECT_EQ(h.result(33).latency, ns(700));
-    EXPECT_EQ(h.result(34).value(), 33u);
+    expect_access(h, 33, tlm::TLM_GENERIC_ERROR_RESPONSE, ns(340), "doorbell 33 is refused");
+    EXPECT_EQ(h.result(34).value(), 32u);
     EXPECT_EQ(h.result(35).value(), kStatusBusy | kStatusQueueFull);
     EXPECT_EQ(h.result(36).value(), 31u);
     EXPECT_EQ(h.result(37).value(), 32u);
-    EXPECT_EQ(b.stat("queue_full_stalls"), 1.0);
-    EXPECT_EQ(b.stat("queue_full_ns"), 690.0);
+    EXPECT_EQ(h.result(38).value(), kStatusBusy);
+    expect_access(h, 39, tlm::TLM_OK_RESPONSE, ns(1060), "a doorbell with an entry free");
+    EXPECT_EQ(b.stat("doorbells_refused"), 1.0);
     const auto& rec = b.sched.packet_records();
     ASSERT_EQ(rec.size(), 33u);
     EXPECT_EQ(rec[0].finished, ns(1030));
     EXPECT_EQ(rec[1].started, ns(1030));
-    EXPECT_EQ(rec[32].submitted, ns(1030));
+    EXPECT_EQ(rec[32].submitted, ns(1060));
     EXPECT_EQ(b.cores[0]->launches().at(1).begin, ns(1040));
     EXPECT_EQ(b.sched.peek(kRegCompleted), 33u);
     EXPECT_EQ(b.sched.peek(kRegStatus), 0u);
   });
 }
 
-TEST(ThreadSchedulerModule, FailingShareReportsAnErrorAndWaitDoesNotHang) {
+TEST(ThreadSchedulerModule, AFailingShareFailsItsPacketAndItsInterruptSaysSo) {
   par::testing::run_isolated([] {
     Bench b(config(), {1.0, 1.0});
     b.cores[1]->fails = [](const core::PacketDescriptor& d) { return d.start == 7; };
     TlmHarness& h = b.host;
-    submit(h, 7, 10, 0x200, 0x5a);   // 0, 1: shares 30..35 and 40..45 (fails); flag by 70
-    h.then().read(kRegWait, 8);      // 2
-    h.then().read(kRegStatus, 8);    // 3
-    h.then().read(kRegFailedSeq, 8); // 4
-    submit(h, 8, 4, 0x208, 0x6b);    // 5, 6: accepted at 110; shares 120..122, 130..132; flag by 157
-    h.then().read(kRegWait, 8);      // 7: packet 1 failed and is covered: still an error
-    h.then().write64(kRegClearError, 1);  // 8
-    h.then().read(kRegStatus, 8);    // 9
-    h.then().read(kRegFailedSeq, 8); // 10
-    h.then().read(kRegWait, 8);      // 11
+    submit(h, 7, 10, 0x200, 0x5a);     // 0, 1: shares 30..35 and 40..45 (fails); flag by 70
+    h.at(ns(75)).read(kRegStatus, 8);  // 2: after the interrupt
+    h.then().read(kRegFailedSeq, 8);   // 3
+    submit(h, 8, 4, 0x208, 0x6b);      // 4, 5: in effect at 115; shares 125..127, 135..137; flag by 162
+    h.at(ns(170)).write64(kRegClearError, 1);  // 6
+    h.then().read(kRegStatus, 8);      // 7
+    h.then().read(kRegFailedSeq, 8);   // 8
+    h.at(ns(50)).read(kRegStatus, 8);  // 9: while the flag (already in host memory) is on its way
     h.run();
-    expect_access(h, 2, tlm::TLM_GENERIC_ERROR_RESPONSE, ns(70), "WAIT on the failed packet");
-    EXPECT_EQ(h.result(2).value(), 1u);
-    EXPECT_EQ(h.result(3).value(), kStatusError);
-    EXPECT_EQ(h.result(4).value(), 1u);
-    expect_access(h, 7, tlm::TLM_GENERIC_ERROR_RESPONSE, ns(157), "WAIT covering the failed packet");
-    EXPECT_EQ(h.result(7).value(), 2u);
-    EXPECT_EQ(h.result(9).value(), 0u);
-    EXPECT_EQ(h.result(10).value(), 0u);
-    expect_access(h, 11, tlm::TLM_OK_RESPONSE, ns(197), "WAIT after CLEAR_ERROR");
+    EXPECT_EQ(h.result(9).value(), kStatusBusy | kStatusError) << "a host that sees the flag finds the error";
+    ASSERT_EQ(b.irqs.received.size(), 2u);
+    EXPECT_EQ(b.irqs.at(0), ns(70));
+    EXPECT_EQ(b.irqs.received[0].data, 0x5au | kInterruptFailedBit);
+    EXPECT_EQ(b.irqs.at(1), ns(162));
+    EXPECT_EQ(b.irqs.received[1].data, 0x6bu);
+    EXPECT_EQ(h.result(2).value(), kStatusError);
+    EXPECT_EQ(h.result(3).value(), 1u);
+    EXPECT_EQ(h.result(7).value(), 0u);
+    EXPECT_EQ(h.result(8).value(), 0u);
     EXPECT_EQ(b.mem64(0x200), 0x5aull | kFlagErrorBit);
     EXPECT_EQ(b.mem64(0x208), 0x6bull);
-    EXPECT_EQ(b.sched.error(), "packet 1: threads 5..9 on core 1: TLM_GENERIC_ERROR_RESPONSE");
+    EXPECT_EQ(b.sched.error(), "packet 1: threads 5..9 on core 1: the core reported a failure");
     const auto& rec = b.sched.packet_records();
     EXPECT_FALSE(rec.at(0).ok);
-    EXPECT_EQ(rec.at(0).error, "threads 5..9 on core 1: TLM_GENERIC_ERROR_RESPONSE");
+    EXPECT_EQ(rec.at(0).error, "threads 5..9 on core 1: the core reported a failure");
     EXPECT_EQ(rec.at(0).finished, ns(70));
     EXPECT_TRUE(rec.at(1).ok);
     EXPECT_EQ(b.stat("packets_completed"), 2.0);
@@ -391,15 +416,17 @@ TEST(ThreadSchedulerModule, EmptyPacketsCompleteInOrderAndFlagErrorsFail) {
   par::testing::run_isolated([] {
     Bench b(config(), {1.0, 1.0});
     TlmHarness& h = b.host;
-    submit(h, 0, 0, 0x100, 1);         // accepted at 20, completes at once: flag by 45
-    submit(h, 0, -5, 0x108, 2);        // accepted at 40, completes after packet 1: flag 45..70
-    submit(h, 0, 0, 0x100000, 3);      // accepted at 60; the flag is outside host memory
-    h.then().read(kRegWait, 8);        // 6: arrives at 70
+    submit(h, 0, 0, 0x100, 1);         // in effect at 20, completes at once: flag by 45
+    submit(h, 0, -5, 0x108, 2);        // in effect at 40, completes after packet 1: flag 45..70
+    submit(h, 0, 0, 0x100000, 3);      // in effect at 60; the flag is outside host memory
     h.run();
     EXPECT_TRUE(b.cores[0]->launches().empty());
     EXPECT_TRUE(b.cores[1]->launches().empty());
-    expect_access(h, 6, tlm::TLM_GENERIC_ERROR_RESPONSE, ns(70), "WAIT");
-    EXPECT_EQ(h.result(6).value(), 3u);
+    ASSERT_EQ(b.irqs.received.size(), 3u);
+    EXPECT_EQ(b.irqs.at(0), ns(45));
+    EXPECT_EQ(b.irqs.at(1), ns(70));
+    EXPECT_EQ(b.irqs.at(2), ns(70));
+    EXPECT_EQ(b.irqs.received[2].data, 3u | kInterruptFailedBit);
     EXPECT_EQ(b.mem64(0x100), 1u);
     EXPECT_EQ(b.mem64(0x108), 2u);
     const auto& rec = b.sched.packet_records();
@@ -424,7 +451,7 @@ TEST(ThreadSchedulerModule, EmptyPacketsCompleteInOrderAndFlagErrorsFail) {
 }
 
 // Packet 1 (start 100) keeps core 0 busy for 100 ns and core 1 for 5 ns; packet 2's shares take
-// 5 ns. Checks the fake cores' launch begin times [core][launch] and the WAIT completion.
+// 5 ns. Checks the fake cores' launch begin times [core][launch] and packet 2's interrupt.
 void check_overlap(bool overlap, const std::vector<std::vector<sc_time>>& begins, sc_time done) {
   SchedulerConfig cfg = config(Policy::Static);
   cfg.overlap_packets = overlap;
@@ -433,14 +460,15 @@ void check_overlap(bool overlap, const std::vector<std::vector<sc_time>>& begins
   b.cores[0]->duration = [](const core::PacketDescriptor& d) { return ns(d.start == 100 ? 100 : 5); };
   submit(b.host, 100, 10);
   submit(b.host, 200, 10);
-  b.host.then().read(kRegWait, 8);
   b.host.run();
   for (std::size_t c = 0; c < 2; ++c) {
     const auto& l = b.cores[c]->launches();
     ASSERT_EQ(l.size(), begins[c].size());
     for (std::size_t i = 0; i < l.size(); ++i) EXPECT_EQ(l[i].begin, begins[c][i]) << "core " << c << " launch " << i;
   }
-  expect_access(b.host, 4, tlm::TLM_OK_RESPONSE, done, "WAIT");
+  ASSERT_EQ(b.irqs.received.size(), 2u);
+  EXPECT_EQ(b.irqs.at(0), ns(130));
+  EXPECT_EQ(b.irqs.at(1), done);
   EXPECT_EQ(b.sched.packet_records().at(0).finished, ns(130));
 }
 
@@ -456,7 +484,6 @@ TEST(ThreadSchedulerModule, WithOverlapAPacketUsesCoresThePreviousNoLongerNeeds)
 TEST(ThreadSchedulerModule, ImbalanceOfOneLaunchFromStatisticsDifferences) {
   par::testing::run_isolated([] {
     Bench b(config(), {1.0, 1.0});
-    b.cores[1]->annotate = true;  // core 1 returns its time as a delay annotation
     submit(b.host, 0, 10);        // shares 5 + 5: 30..35, 40..45
     b.host.at(ns(200)).write(kRegStart, command_block(0, 3));  // shares 2 + 1: 230..232, 240..241
     b.host.then().write64(kRegDoorbell, 1);
@@ -529,29 +556,56 @@ class AtHost : public sc_core::sc_module {
 TEST(ThreadSchedulerModule, ApproximatelyTimedHostThroughNbTransport) {
   par::testing::run_isolated([] {
     ThreadScheduler sched("sched", config());
-    FakeCore core("core0", 1.0);
-    sched.cores.bind(core.ctrl);
+    sched::testing::FakeCores fakes;
+    const FakeCore& core = fakes.add(sched, 1.0);
+    InterruptRecorder irqs("irqs");
+    sched.irq.bind(irqs.in);
     AtHost host("at_host");
     host.out.bind(sched.regs);
-    host.script.push_back({true, kRegStart, command_block(3, 10), {}, {}});
-    host.script.push_back({true, kRegDoorbell, std::vector<std::uint8_t>(8), {}, {}});
-    host.script.push_back({false, kRegWait, std::vector<std::uint8_t>(8), {}, {}});
-    // A flag with `notify` unbound fails the packet (40..50, 50..60, share 70..71).
-    host.script.push_back({true, kRegStart, command_block(4, 1, 0x100, 9), {}, {}});
-    host.script.push_back({true, kRegDoorbell, std::vector<std::uint8_t>(8), {}, {}});
-    host.script.push_back({false, kRegWait, std::vector<std::uint8_t>(8), {}, {}});
+    host.script.push_back({true, kRegStart, command_block(3, 10), {}, {}});                 // 0..10
+    host.script.push_back({true, kRegDoorbell, std::vector<std::uint8_t>(8), {}, {}});       // 10..20: runs 30..40
+    host.script.push_back({false, kRegStatus, std::vector<std::uint8_t>(8), {}, {}});        // 20..30
+    // A flag with `notify` unbound fails the packet (in effect at 50, share 60..61).
+    host.script.push_back({true, kRegStart, command_block(4, 1, 0x100, 9), {}, {}});        // 30..40
+    host.script.push_back({true, kRegDoorbell, std::vector<std::uint8_t>(8), {}, {}});       // 40..50
+    host.script.push_back({false, kRegCompleted, std::vector<std::uint8_t>(8), {}, {}});     // 50..60
     sc_core::sc_start(ns(1000));
-    for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(host.script[i].status, tlm::TLM_OK_RESPONSE) << i;
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(host.script[i].status, tlm::TLM_OK_RESPONSE) << i;
     EXPECT_EQ(host.script[1].done, ns(20));
-    EXPECT_EQ(host.script[2].done, ns(40));  // share 30..40
-    EXPECT_EQ(host.script[2].value(), 1u);
-    EXPECT_EQ(host.script[5].status, tlm::TLM_GENERIC_ERROR_RESPONSE);
-    EXPECT_EQ(host.script[5].done, ns(71));
-    EXPECT_EQ(host.script[5].value(), 2u);
+    EXPECT_EQ(host.script[2].value(), kStatusBusy);
+    EXPECT_EQ(host.script[4].done, ns(50));
+    EXPECT_EQ(host.script[5].value(), 1u);
+    ASSERT_EQ(irqs.received.size(), 2u);
+    EXPECT_EQ(irqs.at(0), ns(40));
+    EXPECT_EQ(irqs.at(1), ns(61));
+    EXPECT_EQ(irqs.received[1].data, 9u | kInterruptFailedBit);
     EXPECT_EQ(sched.error(), "packet 2: completion flag at 0x100 not written: `notify` is not bound");
     ASSERT_EQ(core.launches().size(), 2u);
     EXPECT_EQ(core.launches()[0].desc.start, 3u);
-    EXPECT_EQ(core.launches()[1].begin, ns(70));
+    EXPECT_EQ(core.launches()[1].begin, ns(60));
+  });
+}
+
+TEST(ThreadSchedulerModule, EveryCoreNeedsItsCompletionLine) {
+  par::testing::run_isolated([] {
+    ThreadScheduler sched("sched", config());
+    FakeCore core0("core0", 1.0), core1("core1", 1.0);
+    sc_core::sc_signal<bool> line0("line0"), line1("line1");
+    sched.cores.bind(core0.ctrl);
+    sched.cores.bind(core1.ctrl);
+    core0.irq.bind(line0);
+    core1.irq.bind(line1);
+    sched.core_irq.bind(line0);
+    TlmHarness host("host");
+    host.out.bind(sched.regs);
+    try {
+      sc_core::sc_start(ns(1));
+      FAIL() << "a core without its completion line was accepted";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("sched: 2 cores bound to `cores` but 1 completion lines to `core_irq`"),
+                std::string::npos)
+          << e.what();
+    }
   });
 }
 

@@ -45,24 +45,31 @@ TEST(ThreadSchedulerWithParCores, SvaOnTwoCoresEqualsOneCore) {
     ThreadScheduler sched("sched", SchedulerConfig{});
     std::vector<std::unique_ptr<memory::Memory>> global;  // unused: the data is in local memory
     std::vector<std::unique_ptr<core::ParCore>> cores;
+    std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> lines;
     for (int c = 0; c < 2; ++c) {
       global.push_back(std::make_unique<memory::Memory>(("global" + std::to_string(c)).c_str(),
                                                         memory::MemoryConfig{4096, 0, 0}));
       cores.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(c)).c_str(), cfg, *loaded,
-                                                      core::RunMode::Timing, period, ns(1000)));
+                                                      core::RunMode::Timing, /*functional_width=*/1, period, ns(1000)));
       ASSERT_TRUE(core::load_data(program, cores.back()->local_memory(), &error)) << error;
       cores.back()->mem.bind(global.back()->in);
+      lines.push_back(std::make_unique<sc_core::sc_signal<bool>>(("line" + std::to_string(c)).c_str()));
       sched.cores.bind(cores.back()->ctrl);
+      cores.back()->irq.bind(*lines.back());
+      sched.core_irq.bind(*lines.back());
     }
+    sched::testing::InterruptRecorder irqs("irqs");
+    sched.irq.bind(irqs.in);
     host.out.bind(sched.regs);
     std::vector<std::uint64_t> inherited(program.inherited.begin(), program.inherited.end());
     host.then().write(kRegStart, command_block(program.start, program.threads, 0, 0, inherited));
     host.then().write64(kRegDoorbell, 1);
-    host.then().read(kRegWait, 8);
     host.run();
 
-    ASSERT_EQ(host.result(2).status, tlm::TLM_OK_RESPONSE) << sched.error();
-    EXPECT_EQ(host.result(2).value(), 1u);
+    ASSERT_EQ(host.result(1).status, tlm::TLM_OK_RESPONSE) << sched.error();
+    ASSERT_EQ(irqs.received.size(), 1u);
+    EXPECT_EQ(irqs.received[0].data, 0u) << sched.error();  // completed, not failed
+    EXPECT_EQ(irqs.at(0), sched.packet_records().at(0).finished);
     for (int c = 0; c < 2; ++c) {
       ASSERT_FALSE(cores[c]->failed()) << cores[c]->error();
       ASSERT_EQ(cores[c]->packet_stats().size(), 1u);

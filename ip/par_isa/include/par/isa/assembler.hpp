@@ -29,7 +29,8 @@ struct AssemblyResult {
 };
 
 AssemblyResult assemble(std::string_view source, const std::string& file_name);
-// Reads and assembles a file; an unreadable file gives one diagnostic "<path>:0:0: error: cannot open".
+// Reads and assembles a file; a file that cannot be read (missing, a directory, a device, larger
+// than 1 GiB) gives one diagnostic "<path>:0:0: error: cannot read: <reason>".
 AssemblyResult assemble_file(const std::string& path);
 
 }  // namespace par::isa

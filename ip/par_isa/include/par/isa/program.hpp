@@ -34,4 +34,9 @@ struct Program {
   std::pair<std::uint64_t, std::uint64_t> data_extent() const;
 };
 
+// How `b` differs from `a` as a program (kind, header, code, data, labels; not the source name
+// and lines), one readable item per difference ("instruction 4: 0x0C21 instead of 0x0C23");
+// empty when they are the same program.
+std::vector<std::string> program_differences(const Program& a, const Program& b);
+
 }  // namespace par::isa

@@ -40,6 +40,8 @@ class PluginLibrary {
 
   const std::string& path() const { return path_; }
   const PluginInfo& info() const { return info_; }
+  // "plug-in 'lib.so' (name by vendor)": how crash reports (crash_report.hpp) name its code.
+  const std::string& call_label() const { return call_label_; }
 
   // Calls the factory: a model named `instance` (a child of the module under construction, so
   // call it during elaboration). Returns null with `error` set to the plug-in's own reason, or
@@ -52,6 +54,7 @@ class PluginLibrary {
   PluginLibrary() = default;
 
   std::string path_;
+  std::string call_label_;
   void* handle_ = nullptr;
   PluginInfo info_;
   par_plugin_create_fn create_ = nullptr;

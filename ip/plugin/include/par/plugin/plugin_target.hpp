@@ -101,6 +101,7 @@ class PluginTarget : public sc_core::sc_module {
               const sc_core::sc_time& completion);
 
   std::shared_ptr<const PluginLibrary> library_;  // outlives model_ (declared first)
+  std::string call_label_;  // "plug-in 'x.so' (name by vendor), model dram.model" (crash reports)
   std::unique_ptr<TargetModel> model_;
   Timing timing_;
   simkit::StatGroup stats_group_;

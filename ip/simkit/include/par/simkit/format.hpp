@@ -1,6 +1,7 @@
-// Decimal number formatting for reports: fixed and percent with rounding half up.
+// Decimal number formatting for reports: fixed and percent with rounding half up; byte counts.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace par::simkit {
@@ -18,5 +19,8 @@ std::string format_percent(double fraction, int decimals);
 
 // The shortest text that reads back as the same double ("0.1", "3", "1e+20"); "nan"/"inf".
 std::string format_shortest(double value);
+
+// A byte count in the largest binary unit that divides it: "64 MiB", "1 GiB", "1000 bytes".
+std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace par::simkit

@@ -21,6 +21,12 @@ struct CheckerConfig {
   // sc_time is unsigned, so a "negative" delay wraps around to an enormous value. Any delay
   // annotation above this bound is reported as timing.negative_delay.
   double max_delay_ns = 1e9;  // 1 s
+  // The platform's rule (docs/architecture.md): no b_transport waits longer than the access it
+  // models. A call that advances sc_time_stamp() by more than this inside the target is reported
+  // as timing.b_transport_wait; 0 = not checked. Far above any single access of the platform
+  // (the slowest, a 64-byte read across the HT link behind a busy DRAM, takes well under 1 us)
+  // and far below a kernel's run time.
+  double max_b_transport_wait_ns = 1000;
   // A transaction must come back with the address it was sent with. The parsys interconnect
   // restores the address it translated; switch this off for a vendor interconnect that leaves
   // the translated address in the payload (the rule then only applies between the last

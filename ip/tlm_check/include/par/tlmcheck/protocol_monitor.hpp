@@ -68,6 +68,7 @@ class ProtocolMonitor {
   // --- b_transport ---------------------------------------------------------------------------
   struct BlockingCall {
     AttributeSnapshot entry;
+    sc_core::sc_time called;  // sc_time_stamp() at the call
     sc_core::sc_time issued;  // sc_time_stamp() + delay at the call
     bool delay_ok;            // the initiator's delay was within the bound
   };
@@ -169,6 +170,7 @@ class ProtocolMonitor {
   std::string target_;
   CheckerConfig cfg_;
   sc_core::sc_time max_delay_;
+  sc_core::sc_time max_wait_;  // 0: timing.b_transport_wait is not checked
   CheckerStats stats_;
   BlockingCalls blocking_;
   InFlightTable sequences_;

@@ -35,6 +35,7 @@ enum class Rule : std::uint8_t {
   // Timing annotations.
   NegativeDelay,      // timing.negative_delay
   BlockingTimeOrder,  // timing.b_transport_order
+  BlockingWait,       // timing.b_transport_wait
   NbTimeOrder,        // timing.nb_transport_order
   // Non-blocking transport (base protocol phases).
   MemoryManager,      // nb.memory_manager

@@ -1,0 +1,41 @@
+// Miss status holding registers of one cache, as reservations: an entry is busy from the miss
+// that allocates it until its line fill completes. Plain C++.
+//
+// Secondary misses do not need an entry: the line's tag is installed when the primary miss is
+// handled (with the fill's completion time), so a later access to it finds it in flight and
+// merges (TagArray). The file bounds how many fills a bank has in flight.
+//
+// Loosely-timed approximation: an entry counts as busy for any request earlier than its
+// completion, even one that (arriving out of time order) is earlier than the allocating miss.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "par/cachekit/tick.hpp"
+
+namespace par::cachekit {
+
+class MshrFile {
+ public:
+  explicit MshrFile(unsigned entries) : entries_(entries) {}
+
+  unsigned size() const { return static_cast<unsigned>(entries_.size()); }
+  // The earliest time >= t at which an entry is free.
+  Tick free_at(Tick t) const;
+  // Allocates a free entry for `line` at time `t` until `ready`; requires free_at(t) == t.
+  void allocate(std::uint64_t line, Tick t, Tick ready);
+  // Entries busy at time t.
+  unsigned busy(Tick t) const;
+  // True when a fill of `line` is in flight at time t.
+  bool in_flight(std::uint64_t line, Tick t) const;
+
+ private:
+  struct Entry {
+    std::uint64_t line = 0;
+    Tick ready = 0;  // free from this time on
+  };
+  std::vector<Entry> entries_;
+};
+
+}  // namespace par::cachekit

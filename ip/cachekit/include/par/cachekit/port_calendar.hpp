@@ -1,0 +1,45 @@
+// The access port of one cache (an L2 bank, an L1): one new access per cycle, as a calendar of reserved cycle
+// slots. Plain C++.
+//
+// An access arriving at time t takes the first free slot at or after the cycle that contains t
+// and starts at max(t, slot start); an uncontended access therefore starts at its own time (no
+// rounding to clock edges). A calendar rather than a single busy-until time lets a request that
+// arrives slightly out of time order (initiators run ahead within a quantum) use a slot that is
+// still free before a later request's slot instead of queueing behind it. The calendar is a ring
+// bitmap of the last kHorizon cycles before the newest reservation: slots older than that are
+// forgotten (treated as free), which bounds memory and keeps a reservation O(1) amortised.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "par/cachekit/tick.hpp"
+
+namespace par::cachekit {
+
+class PortCalendar {
+ public:
+  static constexpr std::uint64_t kHorizon = 1u << 14;  // cycles of history kept
+
+  explicit PortCalendar(Tick period);
+
+  Tick period() const { return period_; }
+  // Reserves the first free slot for an access arriving at `t`; returns its start time.
+  Tick reserve(Tick t);
+  // Reserved slots inside the window.
+  std::size_t reserved() const { return reserved_; }
+
+ private:
+  static constexpr std::uint64_t kWindow = 2 * kHorizon;  // ring size in cycles (power of two)
+  void mark(std::uint64_t slot);
+  // Moves the window so that it ends after `slot`, forgetting what falls out of it.
+  void advance_to(std::uint64_t slot);
+
+  Tick period_;
+  TickDivider per_slot_;  // t / period_
+  std::vector<std::uint64_t> bits_;  // bit (slot % kWindow) of the ring
+  std::uint64_t low_ = 0;            // oldest cycle inside the window
+  std::size_t reserved_ = 0;
+};
+
+}  // namespace par::cachekit

@@ -1,0 +1,82 @@
+// Tags, LRU state and line data of one set-associative cache. Plain C++.
+//
+// A way also records when its data is (or will be) present: `ready` is the completion time of the
+// fill that brought the line in. A line whose fill completes after a request's time is in flight
+// for that request: the request merges into the fill instead of hitting, and the way cannot be
+// chosen as a victim (its MSHR still owns it).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "par/cachekit/tick.hpp"
+
+namespace par::cachekit {
+
+struct Way {
+  std::uint64_t line = 0;  // full line number (address / line bytes): unambiguous tag
+  std::uint64_t lru = 0;   // larger = used more recently (call order, not simulated time)
+  Tick ready = 0;          // the line's data is present from this time on
+  bool valid = false;
+  bool dirty = false;
+};
+
+class TagArray {
+ public:
+  static constexpr int kNone = -1;
+
+  TagArray(std::uint64_t sets, unsigned ways, unsigned line_bytes);
+
+  std::uint64_t sets() const { return sets_; }
+  unsigned ways() const { return ways_; }
+
+  // The way holding `line` in `set`, or kNone.
+  int find(std::uint64_t set, std::uint64_t line) const {
+    const std::uint64_t* t = &tags_[index(set, 0)];
+    for (unsigned w = 0; w < ways_; ++w)
+      if (t[w] == line + 1) return static_cast<int>(w);
+    return kNone;
+  }
+  // The way to fill at time `t`: an invalid way if any, else the least recently used way whose
+  // line is not in flight at `t`; if every way is in flight, the one whose fill completes first
+  // (the caller waits for it).
+  int victim(std::uint64_t set, Tick t) const;
+  // Marks the way most recently used.
+  void touch(std::uint64_t set, int way) { at(set, way).lru = ++use_clock_; }
+  // Puts `line` into the way (valid, most recently used); the data is left to the caller.
+  void install(std::uint64_t set, int way, std::uint64_t line, Tick ready, bool dirty);
+
+  Way& at(std::uint64_t set, int way) { return ways_v_[index(set, way)]; }
+  const Way& at(std::uint64_t set, int way) const { return ways_v_[index(set, way)]; }
+  std::uint8_t* data(std::uint64_t set, int way) {
+    return data_.data() + index(set, way) * line_bytes_;
+  }
+
+  // Drops the line of way `i` (index as way_at).
+  void invalidate(std::size_t i) {
+    ways_v_[i].valid = false;
+    tags_[i] = 0;
+  }
+
+  // Every way, for flushes and inspection (index = set * ways + way).
+  std::size_t size() const { return ways_v_.size(); }
+  Way& way_at(std::size_t i) { return ways_v_[i]; }
+  std::uint8_t* data_at(std::size_t i) { return data_.data() + i * line_bytes_; }
+
+ private:
+  std::size_t index(std::uint64_t set, int way) const {
+    return static_cast<std::size_t>(set * ways_ + static_cast<unsigned>(way));
+  }
+
+  std::uint64_t sets_;
+  unsigned ways_;
+  unsigned line_bytes_;
+  std::uint64_t use_clock_ = 0;
+  std::vector<Way> ways_v_;
+  // line + 1 of each valid way, 0 for an invalid one: a compact copy for the lookup (one set's
+  // tags share a cache line).
+  std::vector<std::uint64_t> tags_;
+  std::vector<std::uint8_t> data_;
+};
+
+}  // namespace par::cachekit
