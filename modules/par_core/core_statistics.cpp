@@ -80,15 +80,18 @@ CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_p
   global.formula("accesses_per_transaction", "thread-accesses/transaction", "Coalescing factor",
                  [](const StatView& s) { return s["accesses"] / s["transactions"]; }, Format::fixed(2));
   host_seconds_ = &group_.real("host_seconds", "s", "Host time spent simulating this core");
+  host_seconds_->measures_host();
   group_.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
                  [](const StatView& s) {
                    return (s["thread_instructions.alu"] + s["thread_instructions.fpu"] + s["thread_instructions.ls"] +
                            s["thread_instructions.cmp"]) /
                           s["host_seconds"];
                  },
-                 Format::fixed(0));
+                 Format::fixed(0))
+      .measures_host();
   group_.formula("cycles_per_host_second", "cycles/s", "Simulator speed",
-                 [](const StatView& s) { return s["cycles"] / s["host_seconds"]; }, Format::fixed(0));
+                 [](const StatView& s) { return s["cycles"] / s["host_seconds"]; }, Format::fixed(0))
+      .measures_host();
   if (contexts > 0) add_context_statistics(contexts);
 }
 

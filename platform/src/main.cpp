@@ -11,6 +11,7 @@
 // or configuration.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -32,7 +33,9 @@
 #include "par/simkit/options.hpp"
 #include "platform.hpp"
 #include "platform_options.hpp"
+#include "outputs.hpp"
 #include "report.hpp"
+#include "version.hpp"
 
 namespace po = boost::program_options;
 using namespace par;
@@ -49,7 +52,8 @@ const char* kUsageText =
     "  asm FILE      assemble a .par source into a binary image (-o FILE.bin)\n"
     "  disasm FILE   print the source of a binary image (or -o FILE.par)\n"
     "\n"
-    "'parsys --help' or 'parsys run --help' lists every option with its default.\n";
+    "'parsys --help' or 'parsys run --help' lists every option with its default;\n"
+    "'parsys --version' prints the version.\n";
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -110,6 +114,21 @@ std::vector<core::ThreadRegisters> captured_registers(platform::Platform& plat) 
     else last.push_back(t);
   }
   return last;
+}
+
+// "FIRST[:COUNT]" of --dump-regs (COUNT 1 when left out).
+bool parse_thread_range(const std::string& text, std::uint64_t& first, std::uint64_t& count) {
+  const auto number = [](const std::string& t, std::uint64_t& v) {
+    if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]))) return false;
+    errno = 0;
+    char* end = nullptr;
+    v = std::strtoull(t.c_str(), &end, 0);
+    return errno == 0 && *end == '\0';
+  };
+  const auto colon = text.find(':');
+  count = 1;
+  return number(text.substr(0, colon), first) &&
+         (colon == std::string::npos || (number(text.substr(colon + 1), count) && count > 0 && count <= (64u << 20)));
 }
 
 struct CommandLine {
@@ -279,9 +298,11 @@ int cmd_run(const std::vector<std::string>& args) {
   command.add_options()("help,h", po::bool_switch(), "print every option with its default and exit")(
       "config", po::value<std::vector<std::string>>()->composing(),
       "INI file with option values (sections give the prefix); may repeat, the command line wins")(
-      "out", po::value<std::string>(), "write stats.json, stats.txt, config.ini/json and dumps into DIR")(
+      "out", po::value<std::string>(), "write stats.json, stats.txt, config.ini/json and dumps into DIR "
+                                       "(created with its parents; default: parsys-out)")(
+      "no-out", po::bool_switch(), "write no output files (only the report on standard output)")(
       "dump-mem", po::value<std::vector<std::string>>()->composing(),
-      "final memory contents ADDR:LEN to dump (may repeat)")(
+      "final memory contents ADDR:LEN or LABEL[+OFFSET][:LEN] to dump (may repeat)")(
       "dump-regs", po::value<std::string>(), "final registers of threads FIRST[:COUNT]")(
       "mode", po::value<std::string>(), "timing or functional (same as --run.mode)")(
       "host", po::value<std::string>(), "run the C++ host program NAME of sw/host on the master core of the full "
@@ -351,32 +372,36 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "parsys: " << e << '\n';
     usage_error = true;
   }
-  std::vector<platform::MemoryDump> dumps;
-  if (cl.vm.count("dump-mem"))
-    for (const std::string& d : cl.vm["dump-mem"].as<std::vector<std::string>>()) {
-      platform::MemoryDump md;
-      const std::string e = platform::parse_dump_request(d, md.address, md.length);
-      if (!e.empty()) {
-        std::cerr << "parsys: " << e << '\n';
-        usage_error = true;
-      }
-      dumps.push_back(md);
-    }
   std::uint64_t reg_first = 0, reg_count = 0;
   const std::string reg_request = cl.vm.count("dump-regs") ? cl.vm["dump-regs"].as<std::string>() : "";
   if (cl.vm.count("dump-regs")) {
     const std::string& t = reg_request;
-    const std::string e = platform::parse_dump_request(t.find(':') == std::string::npos ? t + ":1" : t, reg_first, reg_count);
-    if (!e.empty()) {
+    if (!parse_thread_range(t, reg_first, reg_count)) {
       std::cerr << "parsys: --dump-regs '" << t << "': expected FIRST[:COUNT]\n";
       usage_error = true;
     }
+  }
+  if (cl.vm["no-out"].as<bool>() && cl.vm.count("out")) {
+    std::cerr << "parsys: --out and --no-out contradict each other\n";
+    usage_error = true;
   }
   if (usage_error) return kUsage;
 
   const std::string input = inputs.front();
   std::optional<isa::Program> program = load_program(input, cl.vm["Werror"].as<bool>(), std::cerr);
   if (!program) return kFailed;
+  std::vector<platform::MemoryDump> dumps;
+  if (cl.vm.count("dump-mem"))
+    for (const std::string& d : cl.vm["dump-mem"].as<std::vector<std::string>>()) {
+      platform::MemoryDump md;
+      const std::string e = platform::parse_dump_request(d, *program, md.address, md.length);
+      if (!e.empty()) {
+        std::cerr << "parsys: " << e << '\n';
+        usage_error = true;
+      }
+      dumps.push_back(md);
+    }
+  if (usage_error) return kUsage;
   if (reg_count > 0)
     if (const std::string e = check_register_request(*program, cfg, reg_request, reg_first, reg_count); !e.empty()) {
       std::cerr << "parsys: " << e << '\n';
@@ -388,6 +413,27 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "parsys: " << plat.error() << '\n';
     return kUsage;
   }
+  // Everything the run will write is checked now, so that a bad path or range costs no simulation.
+  for (const platform::MemoryDump& d : dumps)
+    if (const std::string e = plat.check_memory_range(d.address, d.length); !e.empty()) {
+      std::cerr << "parsys: --dump-mem " << e << '\n';
+      return kUsage;
+    }
+  const std::string out_dir = cl.vm.count("out")          ? cl.vm["out"].as<std::string>()
+                              : cl.vm["no-out"].as<bool>() ? std::string()
+                                                           : std::string(platform::kDefaultOutputDir);
+  std::vector<std::string> output_errors;
+  if (!out_dir.empty()) output_errors.push_back(platform::prepare_output_dir(out_dir));
+  if (!cfg.trace.timeline_file.empty())
+    output_errors.push_back(platform::prepare_output_file(cfg.trace.timeline_file, "--trace.timeline"));
+  if (!cfg.trace.vcd_file.empty()) output_errors.push_back(platform::prepare_output_file(cfg.trace.vcd_file, "--trace.vcd"));
+  bool output_error = false;
+  for (const std::string& e : output_errors)
+    if (!e.empty()) {
+      std::cerr << "parsys: " << e << '\n';
+      output_error = true;
+    }
+  if (output_error) return kFailed;
   for (int c = 0; reg_count > 0 && c < plat.core_count(); ++c) plat.core(c).capture_registers(reg_first, reg_count);
   platform::RunLimits limits;
   limits.max_host_seconds = cfg.run.max_host_seconds;
@@ -424,6 +470,7 @@ int cmd_run(const std::vector<std::string>& args) {
                             : program->kind == isa::ProgramKind::Master ? ".MASTER program of " + input
                                                                         : "driver launching the packet of " + input;
     summary.launches = &plat.launch_times();
+    summary.host_log = plat.host_log();
   }
 
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
@@ -440,17 +487,23 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "parsys: --dump-regs '" << reg_request << "': " << reg_count - registers.size() << " of the "
               << reg_count << " threads did not run\n";
   // A run stopped early (Ctrl-C, host-time limit, deadlock) still reports what it gathered.
-  // Without --out the dumps go to standard output, after the report (-q leaves out only the report).
+  // Without an output directory the dumps go to standard output, after the report (-q leaves out
+  // only the report).
   if (ok || plat.stopped_early()) {
     if (!cl.vm["quiet"].as<bool>()) platform::write_report(std::cout, summary);
-    if (!cl.vm.count("out")) {
+    if (out_dir.empty()) {
       for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
       platform::write_registers(std::cout, registers);
     }
+    std::cout.flush();
+    if (!std::cout) {
+      std::cerr << "parsys: cannot write the report to standard output\n";
+      return kFailed;
+    }
   }
-  if (cl.vm.count("out")) {
-    const std::string e = platform::write_output_dir(cl.vm["out"].as<std::string>(), plat.stats(), reg.effective_ini(),
-                                                     reg.effective_json(), dumps, registers);
+  if (!out_dir.empty()) {
+    const std::string e = platform::write_output_dir(out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(),
+                                                     dumps, registers);
     if (!e.empty()) {
       std::cerr << "parsys: " << e << '\n';
       return kFailed;
@@ -468,6 +521,10 @@ int run_command(const std::string& command, const std::vector<std::string>& args
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsageText << '\n';
     return cmd_run({"--help"});
+  }
+  if (command == "--version" || command == "version") {
+    std::cout << "parsys " << platform::kVersion << '\n';
+    return kOk;
   }
   if (command == "run") return cmd_run(args);
   if (command == "asm") return cmd_asm(args);

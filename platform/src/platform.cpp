@@ -342,7 +342,20 @@ std::string Platform::load_global_data() {
   return "";
 }
 
+std::string Platform::check_memory_range(std::uint64_t addr, std::uint64_t len) const {
+  if (len == 0 || cores_[0]->local_memory().contains(addr, len)) return "";
+  if (const interconnect::Region* r = bus_->region_of(addr); r != nullptr && len <= r->size - (addr - r->base))
+    return "";
+  std::ostringstream os;
+  os << "0x" << std::hex << addr << std::dec << ":" << len << " is outside the local memory [0x" << std::hex
+     << cfg_.core.local_mem_base << ", 0x" << cfg_.core.local_mem_base + cfg_.core.local_mem_size
+     << ") and outside every global memory region";
+  if (cfg_.memory == MemorySystem::Local) os << " (platform.memory = local)";
+  return os.str();
+}
+
 std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len) {
+  if (const std::string e = check_memory_range(addr, len); !e.empty()) return e;
   // A run that stopped early may have left results in the L1s (a completed share leaves none).
   if (l1_) l1_->flush(false);
   if (cores_[0]->local_memory().contains(addr, len)) {
@@ -357,10 +370,8 @@ std::string Platform::read_memory(std::uint64_t addr, std::uint8_t* data, std::s
   tx.set_streaming_width(static_cast<unsigned>(len));
   if (bus_->in.get_base_export()->transport_dbg(tx) == len) return "";
   std::ostringstream os;
-  os << "0x" << std::hex << addr << std::dec << ":" << len << " is outside the local memory [0x" << std::hex
-     << cfg_.core.local_mem_base << ", 0x" << cfg_.core.local_mem_base + cfg_.core.local_mem_size
-     << ") and outside every global memory region";
-  if (cfg_.memory == MemorySystem::Local) os << " (platform.memory = local)";
+  os << "0x" << std::hex << addr << std::dec << ":" << len << " could not be read (the memory there answered "
+     << "fewer bytes)";
   return os.str();
 }
 
@@ -432,24 +443,24 @@ void Platform::close_stats() {
   std::vector<double> previous(3, 0.0);  // tracked totals: master.host_busy_ns, link.{h2d,d2h}.busy_ns
   for (StatsSample& sample : stats_->launches()) {
     const auto delta = [&](std::size_t i) { return sample.tracked.at(i) - previous[i]; };
-    LaunchTimes t;
+    const sched::PacketRecord& p = scheduler_->packet_records().at(sample.seq - 1);
+    const auto ns = [](const sc_core::sc_time& when) { return when.to_default_time_units(); };
+    LaunchTimes t = attribute_launch(previous_end, sample.end_ns, ns(p.submitted), ns(p.started), ns(p.executed),
+                                     delta(0), std::max(delta(1), delta(2)));
+    previous_end = sample.end_ns;
+    previous = sample.tracked;
     t.seq = sample.seq;
     if (sample.seq >= 1 && sample.seq <= host_runtime_->launches().size()) {
       const runtime::LaunchRecord& l = host_runtime_->launches()[sample.seq - 1];
       t.kernel = l.kernel;
       t.threads = l.threads;
     }
-    const sched::PacketRecord& p = scheduler_->packet_records().at(sample.seq - 1);
-    t.begin_ns = previous_end;
-    t.end_ns = previous_end = sample.end_ns;
-    t.host_ns = delta(0);
-    t.link_ns = std::max(delta(1), delta(2));
-    previous = sample.tracked;
-    t.device_ns = (p.executed - p.started).to_default_time_units();
-    t.overlap_ns = std::max(0.0, t.host_ns + t.link_ns + t.device_ns - (t.end_ns - t.begin_ns));
-    sample.timing = {{"kernel", t.kernel},     {"threads", t.threads}, {"window_ns", t.end_ns - t.begin_ns},
-                     {"host_ns", t.host_ns},   {"link_ns", t.link_ns}, {"device_ns", t.device_ns},
-                     {"overlap_ns", t.overlap_ns}};
+    sample.timing = {{"kernel", t.kernel},           {"threads", t.threads},
+                     {"window_ns", t.window_ns()},   {"host_ns", t.host_ns},
+                     {"link_ns", t.link_ns},         {"queueing_ns", t.queueing_ns},
+                     {"device_ns", t.device_ns},     {"overlap_ns", t.overlap_ns},
+                     {"device_span_ns", t.device_span_ns}, {"host_busy_ns", t.host_busy_ns},
+                     {"link_busy_ns", t.link_busy_ns}};
     launch_times_.push_back(t);
   }
 }

@@ -24,24 +24,13 @@
 #include "par/trace/transaction_tap.hpp"
 #include "par/trace/vcd_writer.hpp"
 #include "par_core.hpp"
+#include "launch_time.hpp"
 #include "platform_config.hpp"
 #include "platform_stats.hpp"
 #include "run_control.hpp"
 #include "thread_scheduler.hpp"
 
 namespace par::platform {
-
-// Where the time of one launch went (full system), over the window from the previous launch's
-// completion (or the start) to this one's: host = the master core's compute time (instructions,
-// compute()), link = busy time of the busier link direction, device = first share
-// dispatched to last share done; overlap = the part of host + link + device beyond the window,
-// i.e. time during which more than one of them was active.
-struct LaunchTimes {
-  std::uint64_t seq = 0;
-  std::string kernel;
-  std::int64_t threads = 0;
-  double begin_ns = 0, end_ns = 0, host_ns = 0, link_ns = 0, device_ns = 0, overlap_ns = 0;
-};
 
 class Platform {
  public:
@@ -67,6 +56,8 @@ class Platform {
   dram::Dram* dram() { return dram_.get(); }
   ht::HtLink* link() { return link_.get(); }
   master::MasterCore* master() { return master_.get(); }
+  // The C++ host program's log (empty when the master core runs none).
+  std::string host_log() const { return host_software_ ? host_software_->log_text() : ""; }
   dram::Dram* host_memory() { return host_mem_.get(); }
   sched::ThreadScheduler& scheduler() { return *scheduler_; }
   const tlmcheck::CheckedBindings<>& links() const { return *links_; }
@@ -77,6 +68,8 @@ class Platform {
   // Reads memory as the program sees it: core 0's local memory, or global memory (debug
   // transport). Returns an error message or "".
   std::string read_memory(std::uint64_t addr, std::uint8_t* data, std::size_t len);
+  // Whether read_memory() can read [addr, addr + len) (checked before simulating): an error or "".
+  std::string check_memory_range(std::uint64_t addr, std::uint64_t len) const;
 
   // Warnings about the trace options (a signal pattern or category that matched nothing).
   std::vector<std::string> trace_warnings() const;

@@ -15,13 +15,15 @@ PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::
   // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
   simkit::StatGroup& run = root_.group("run");
   host_seconds_ = &run.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included");
+  host_seconds_->measures_host();
   simulated_ns_ = &run.real("simulated_ns", "ns", "Simulated time");
   thread_instructions_ =
       &run.counter("thread_instructions", "thread-instructions", "Thread-instructions executed, all cores");
   launches_done_ = &run.counter("launches", "packets", "Packets completed");
   run.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
               [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
-              simkit::Format::fixed(0));
+              simkit::Format::fixed(0))
+      .measures_host();
   for (auto& g : core_groups_) root_.attach(g->group());
   for (simkit::StatGroup* g : modules) root_.attach(*g);
   for (const std::string& path : tracked) tracked_.push_back(root_.find(path));

@@ -1,11 +1,6 @@
 #include "report.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -74,15 +69,19 @@ void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
   }
   if (const simkit::StatGroup* d = root.find_group("dram")) {
     std::ostringstream t;
-    t << static_cast<std::uint64_t>(stat(*d, "reads")) << " reads, " << static_cast<std::uint64_t>(stat(*d, "writes"))
-      << " writes, ";
+    // Transactions and bursts are different units: each gets its own clause.
+    t << static_cast<std::uint64_t>(stat(*d, "reads")) << " read and " << static_cast<std::uint64_t>(stat(*d, "writes"))
+      << " write transactions, ";
     if (d->find("row_hits") != nullptr)  // the built-in model; a plug-in's own counters are under dram.model
-      t << "row hits/misses/conflicts " << static_cast<std::uint64_t>(stat(*d, "row_hits")) << '/'
-        << static_cast<std::uint64_t>(stat(*d, "row_misses")) << '/' << static_cast<std::uint64_t>(stat(*d, "row_conflicts"))
-        << ", ";
+      t << static_cast<std::uint64_t>(stat(*d, "bursts")) << " bursts (row hits/misses/conflicts "
+        << static_cast<std::uint64_t>(stat(*d, "row_hits")) << '/' << static_cast<std::uint64_t>(stat(*d, "row_misses"))
+        << '/' << static_cast<std::uint64_t>(stat(*d, "row_conflicts")) << "), ";
     else
       t << "plug-in model, ";
-    t << "mean latency " << fix2(stat(*d, "avg_latency")) << " ns, " << fix2(stat(*d, "bandwidth")) << " GB/s";
+    if (stat(*d, "reads") + stat(*d, "writes") > 0)
+      t << "mean latency " << fix2(stat(*d, "avg_latency")) << " ns, " << fix2(stat(*d, "bandwidth")) << " GB/s";
+    else
+      t << "unused";
     line(os, "dram", t.str());
   }
   // Full system: both link directions and host memory.
@@ -108,22 +107,52 @@ void write_memory_system(std::ostream& os, const simkit::StatGroup& root) {
   }
 }
 
-// Full system: where each launch's time went (the first and last few when there are many).
-void write_launches(std::ostream& os, const std::vector<LaunchTimes>& launches) {
-  os << "  Launches (ns; window = previous completion to this one, overlap = host + link + device - window)\n";
+// The sum of every statistic called `name` in `g` and the groups below it.
+double total_below(const simkit::Json& g, const std::string& name) {
+  double sum = 0;
+  for (const auto& [key, value] : g.items()) {
+    if (!value.is_object()) continue;
+    if (key == name && value.contains("value") && value["value"].is_number()) sum += value["value"].get<double>();
+    else if (!value.contains("value")) sum += total_below(value, name);
+  }
+  return sum;
+}
+
+// With --check-protocol: what the checkers saw over all bindings.
+void write_protocol_check(std::ostream& os, const simkit::StatGroup& root) {
+  const simkit::StatGroup* g = root.find_group("protocol_check");
+  if (g == nullptr) return;
+  const simkit::Json j = g->to_json();
+  std::ostringstream t;
+  t << static_cast<std::uint64_t>(total_below(j, "b_transport")) << " b_transport, "
+    << static_cast<std::uint64_t>(total_below(j, "nb_transactions")) << " non-blocking transactions, "
+    << static_cast<std::uint64_t>(total_below(j, "transport_dbg")) << " transport_dbg calls checked; "
+    << static_cast<std::uint64_t>(total_below(j, "violations")) << " violations";
+  line(os, "Protocol check", t.str());
+}
+
+// Full system: where each launch's time went (the first and last few when there are many); the
+// parts add up to the window (launch_time.hpp), the windows and the tail to the whole run.
+void write_launches(std::ostream& os, const std::vector<LaunchTimes>& launches, double simulated_ns) {
+  os << "  Launches (ns; window = previous completion to this one = host + link + queueing + device + overlap)\n";
   os << "    " << std::right << std::setw(5) << "seq" << "  " << std::left << std::setw(14) << "kernel" << std::right
-     << std::setw(9) << "threads" << std::setw(12) << "window" << std::setw(12) << "host" << std::setw(12) << "link"
-     << std::setw(12) << "device" << std::setw(12) << "overlap" << '\n';
+     << std::setw(9) << "threads";
+  for (const char* h : {"window", "host", "link", "queueing", "device", "overlap"}) os << std::setw(12) << h;
+  os << '\n';
   const std::size_t n = launches.size(), shown = 8;
   for (std::size_t i = 0; i < n; ++i) {
     if (n > shown && i == shown / 2) os << "    ... " << n - shown << " more (stats.json \"launches\")\n";
     if (n > shown && i >= shown / 2 && i < n - shown / 2) continue;
     const LaunchTimes& t = launches[i];
     os << "    " << std::right << std::setw(5) << t.seq << "  " << std::left << std::setw(14) << t.kernel.substr(0, 14)
-       << std::right << std::setw(9) << t.threads << std::setw(12) << fix2(t.end_ns - t.begin_ns) << std::setw(12)
-       << fix2(t.host_ns) << std::setw(12) << fix2(t.link_ns) << std::setw(12) << fix2(t.device_ns) << std::setw(12)
-       << fix2(t.overlap_ns) << '\n';
+       << std::right << std::setw(9) << t.threads;
+    for (double v : {t.window_ns(), t.host_ns, t.link_ns, t.queueing_ns, t.device_ns, t.overlap_ns})
+      os << std::setw(12) << fix2(v);
+    os << '\n';
   }
+  const double last = launches.back().end_ns;
+  os << "    after the last launch (host software until it ends): " << fix2(std::max(0.0, simulated_ns - last))
+     << " ns of the run's " << fix2(simulated_ns) << " ns\n";
 }
 
 // The cores as one platform: counts summed, time the longest core's, lanes of all cores.
@@ -186,7 +215,12 @@ void write_report(std::ostream& os, const RunSummary& r) {
     os << "  packet:   " << r.threads << " threads from " << r.entry << ", " << s.rounds << " rounds";
     if (cfg.run.repeat > 1) os << " over " << cfg.run.repeat << " launches";
   }
-  os << "\n\n";
+  os << '\n';
+  if (!r.host_log.empty()) {  // the host program's own account (sw/host)
+    std::istringstream log(r.host_log);
+    for (std::string l; std::getline(log, l);) os << "  host log: " << l << '\n';
+  }
+  os << '\n';
 
   std::ostringstream per_fu, per_fu_thread;
   for (int u = 0; u < isa::kBackendUnits; ++u) {
@@ -204,7 +238,11 @@ void write_report(std::ostream& os, const RunSummary& r) {
 
   if (timed) {
     std::ostringstream t;
-    t << s.cycles << " cycles (" << simkit::format_fixed(r.simulated_ns / 1e3, 3) << " us simulated)";
+    if (cfg.full_system())  // the whole run: host software, link and device; the device's part beside it
+      t << simkit::format_fixed(r.simulated_ns / 1e3, 3) << " us simulated (host, link and device; device "
+        << s.cycles << " cycles)";
+    else
+      t << s.cycles << " cycles (" << simkit::format_fixed(r.simulated_ns / 1e3, 3) << " us simulated)";
     line(os, "Execution time", t.str());
     line(os, "Instructions per FU", per_fu.str());
     line(os, "IPC", fix2(s.ipc()) + "   (with compare-unit instructions: " + fix2(s.ipc_with_cmp()) + ")");
@@ -251,29 +289,14 @@ void write_report(std::ostream& os, const RunSummary& r) {
     line(os, "Global loads/stores", g.str());
   }
   if (r.stats != nullptr) write_memory_system(os, *r.stats);
-  if (r.launches != nullptr && !r.launches->empty()) write_launches(os, *r.launches);
+  if (r.launches != nullptr && !r.launches->empty()) write_launches(os, *r.launches, r.simulated_ns);
+  if (r.stats != nullptr) write_protocol_check(os, *r.stats);
   std::ostringstream speed;
   const double ti = static_cast<double>(s.total_thread_instructions());
   speed << simkit::format_fixed(r.host_seconds, 3) << " s host, ";
   if (timed) speed << si(static_cast<double>(s.cycles) / r.host_seconds) << "cycles/s, ";
   speed << si(ti / r.host_seconds) << "thread-instructions/s";
   line(os, "Simulator speed", speed.str());
-}
-
-std::string parse_dump_request(const std::string& text, std::uint64_t& addr, std::uint64_t& len) {
-  const auto colon = text.find(':');
-  if (colon == std::string::npos) return "--dump-mem '" + text + "': expected ADDR:LEN";
-  auto number = [](const std::string& t, std::uint64_t& v) {
-    if (t.empty()) return false;
-    errno = 0;
-    char* end = nullptr;
-    v = std::strtoull(t.c_str(), &end, 0);
-    return errno == 0 && end != nullptr && *end == '\0' && t[0] != '-';
-  };
-  if (!number(text.substr(0, colon), addr)) return "--dump-mem '" + text + "': bad address";
-  if (!number(text.substr(colon + 1), len) || len == 0 || len > (64ull << 20))
-    return "--dump-mem '" + text + "': length must be 1..67108864 bytes";
-  return "";
 }
 
 void write_hex(std::ostream& os, const MemoryDump& d) {
@@ -283,42 +306,6 @@ void write_hex(std::ostream& os, const MemoryDump& d) {
     h << ' ' << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(d.bytes[i]);
   }
   os << h.str() << '\n';
-}
-
-std::string write_output_dir(const std::string& dir, const PlatformStats& stats, const std::string& config_ini,
-                             const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
-                             const std::vector<core::ThreadRegisters>& registers) {
-  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
-    return "cannot create output directory '" + dir + "': " + std::strerror(errno);
-  auto open = [&](const std::string& name, std::ofstream& f, std::ios::openmode mode = std::ios::out) {
-    f.open(dir + "/" + name, mode);
-    return static_cast<bool>(f);
-  };
-  std::ofstream f;
-  if (!open("stats.json", f)) return "cannot write '" + dir + "/stats.json'";
-  f << stats.to_json().dump(2) << '\n';
-  f.close();
-  if (!open("stats.txt", f)) return "cannot write '" + dir + "/stats.txt'";
-  stats.write_table(f);
-  f.close();
-  if (!open("config.ini", f)) return "cannot write '" + dir + "/config.ini'";
-  f << config_ini;
-  f.close();
-  if (!open("config.json", f)) return "cannot write '" + dir + "/config.json'";
-  f << config_json.dump(2) << '\n';
-  f.close();
-  for (const MemoryDump& d : dumps) {
-    std::ostringstream name;
-    name << "mem_0x" << std::hex << d.address << '_' << std::dec << d.length << ".bin";
-    if (!open(name.str(), f, std::ios::out | std::ios::binary)) return "cannot write '" + dir + "/" + name.str() + "'";
-    f.write(reinterpret_cast<const char*>(d.bytes.data()), static_cast<std::streamsize>(d.bytes.size()));
-    f.close();
-  }
-  if (!registers.empty()) {
-    if (!open("registers.txt", f)) return "cannot write '" + dir + "/registers.txt'";
-    write_registers(f, registers);
-  }
-  return "";
 }
 
 void write_registers(std::ostream& os, const std::vector<core::ThreadRegisters>& registers) {

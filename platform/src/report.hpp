@@ -1,5 +1,5 @@
-// The run report: a readable summary on stdout and, with --out DIR, the statistics (JSON and
-// table), the effective configuration and the requested memory/register dumps.
+// The run report: a readable summary on standard output (the files of the output directory:
+// outputs.hpp).
 #pragma once
 
 #include <cstdint>
@@ -10,17 +10,12 @@
 #include "packet_engine.hpp"
 #include "par/simkit/json.hpp"
 #include "par/simkit/stats.hpp"
+#include "outputs.hpp"
 #include "platform_config.hpp"
 #include "platform.hpp"
 #include "platform_stats.hpp"
 
 namespace par::platform {
-
-struct MemoryDump {
-  std::uint64_t address = 0;
-  std::uint64_t length = 0;
-  std::vector<std::uint8_t> bytes;
-};
 
 struct RunSummary {
   std::string program;            // file name
@@ -33,21 +28,13 @@ struct RunSummary {
   double simulated_ns = 0;
   double host_seconds = 0;        // whole simulation
   std::string host_software;      // full system: what ran on the master core
+  std::string host_log;           // full system: the host program's log (sw/host)
   const std::vector<LaunchTimes>* launches = nullptr;  // full system: per launch
 };
 
 // The readable report of docs/core-timing.md §8 (the nine 2011 metrics, instruction classes,
 // IPC with and without compares, the simulator's speed).
 void write_report(std::ostream& os, const RunSummary& run);
-
-// Parses "ADDR:LEN" (decimal or 0x hex); returns an error message or "".
-std::string parse_dump_request(const std::string& text, std::uint64_t& addr, std::uint64_t& len);
-
-// Writes stats.json, stats.txt, config.ini, config.json, memory dumps and registers.txt into `dir`
-// (created if missing). Returns an error message or "".
-std::string write_output_dir(const std::string& dir, const PlatformStats& stats, const std::string& config_ini,
-                             const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
-                             const std::vector<core::ThreadRegisters>& registers);
 
 // A hex dump (16 bytes a line) for the terminal.
 void write_hex(std::ostream& os, const MemoryDump& dump);

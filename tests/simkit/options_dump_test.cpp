@@ -142,6 +142,71 @@ TEST(EffectiveJson, NestedValuesAndOrigins) {
   EXPECT_EQ(o["core"]["threads_per_lane"]["origin"], "default");
 }
 
+TEST(EffectiveJson, GivenBackWithConfigReproducesTheConfiguration) {
+  SampleConfig first;
+  OptionRegistry reg;
+  test::register_sample(reg, first);
+  ASSERT_TRUE(reg.parse({"--core.clock_ghz", "0.1", "--core.offset", "-9", "--core.trace", "--mem.base",
+                         "0xffffffffffffffff", "--dram.preset", "  odd ; \"name\" # \\ \t\n", "--name=",
+                         "--run.dump-mem", "0x10:4", "--run.dump-mem", "", "--core.count", "commit"})
+                  .ok());
+  TempDir dir;
+  Json doc = reg.effective_json();
+  doc["$generator"] = "a tool 1.0";  // metadata members are skipped
+  const std::string file = dir.write("effective.json", doc.dump(2));
+
+  SampleConfig second;
+  OptionRegistry reg2;
+  test::register_sample(reg2, second);
+  const ParseResult r2 = reg2.parse({"--config", file});
+  ASSERT_TRUE(r2.ok()) << ::testing::PrintToString(r2.errors);
+  expect_same(first, second);
+  EXPECT_EQ(reg2.effective_json(), reg.effective_json());
+  EXPECT_EQ(reg2.find("core.lanes")->origin().str(), file);
+}
+
+TEST(EffectiveJson, EmptyListInAJsonFileClearsTheList) {
+  std::vector<std::string> list{"default"};
+  OptionRegistry reg;
+  reg.add("run.l", list, "list");
+  TempDir dir;
+  ASSERT_TRUE(reg.parse({"--config", dir.write("e.json", R"({"run": {"l": []}})")}).ok());
+  EXPECT_TRUE(list.empty());
+}
+
+TEST(EffectiveJson, BadJsonFilesAreClearErrors) {
+  SampleConfig cfg;
+  OptionRegistry reg;
+  test::register_sample(reg, cfg);
+  TempDir dir;
+  const auto errors = [&](const std::string& name, const std::string& text) {
+    return ::testing::PrintToString(reg.parse({"--config", dir.write(name, text)}).errors);
+  };
+  EXPECT_NE(errors("a.json", "{\n  \"core\": {\n    \"lanes\": 8,,\n").find("a.json:3: not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(errors("b.json", "[1]").find("b.json: expected a JSON object of options"), std::string::npos);
+  EXPECT_NE(errors("c.json", R"({"core": {"lane": 8}})").find("c.json: unknown option 'core.lane'"), std::string::npos);
+  EXPECT_NE(errors("d.json", R"({"core": {"lanes": null}})").find("d.json: core.lanes: expected a string, number or boolean, not null"),
+            std::string::npos);
+  EXPECT_NE(errors("e.json", R"({"core": {"lanes": [1]}})").find("core.lanes: a list is given but the option takes one value"),
+            std::string::npos);
+  EXPECT_NE(errors("f.json", R"({"core": {"lanes": 0}})").find("f.json: core.lanes: '0' is out of range"), std::string::npos);
+  EXPECT_NE(errors("g.json", R"({"out": "x"})").find("option 'out' can only be given on the command line"),
+            std::string::npos);
+}
+
+TEST(Options, ValuesThatAreNotUtf8AreRejected) {
+  SampleConfig cfg;
+  OptionRegistry reg;
+  test::register_sample(reg, cfg);
+  const ParseResult r = reg.parse({"--name=caf\xe9", "--dram.preset=\xc0\xaf", "--run.dump-mem=\xed\xa0\x80"});
+  EXPECT_EQ(r.errors, (std::vector<std::string>{"--name: the value is not valid UTF-8",
+                                                "--dram.preset: the value is not valid UTF-8",
+                                                "--run.dump-mem: the value is not valid UTF-8"}));
+  EXPECT_TRUE(reg.parse({"--name=caf\xc3\xa9 \xf0\x9f\x99\x82"}).ok()) << "well-formed UTF-8 is accepted";
+  EXPECT_EQ(cfg.name, "caf\xc3\xa9 \xf0\x9f\x99\x82");
+}
+
 TEST(Help, ListsEveryOptionWithTypeDefaultAndHelp) {
   SampleConfig cfg;
   OptionRegistry reg;

@@ -278,6 +278,27 @@ TEST(StatsTable, RoundingAndUndefinedValues) {
   EXPECT_EQ(ends.size(), 1u) << os.str();
 }
 
+TEST(StatsTable, HostMeasurementsDoNotMoveTheColumns) {
+  // Two identical runs differ in host time only: their tables differ in that line only.
+  const auto table = [](double host_seconds) {
+    StatGroup g("run");
+    g.counter("cycles", "cycles", "simulated").set(14726);
+    Real& host = g.real("host_seconds", "s", "host time", Format::fixed(6));
+    host.set(host_seconds);
+    host.measures_host();
+    g.real("simulated_ns", "ns", "simulated time", Format::fixed(3)).set(14726);
+    std::ostringstream os;
+    g.write_table(os);
+    return os.str();
+  };
+  std::istringstream a(table(0.5)), b(table(123456.5));
+  std::vector<std::string> differing;
+  for (std::string la, lb; std::getline(a, la) && std::getline(b, lb);)
+    if (la != lb) differing.push_back(la + " | " + lb);
+  ASSERT_EQ(differing.size(), 1u) << ::testing::PrintToString(differing);
+  EXPECT_NE(differing[0].find("run.host_seconds"), std::string::npos);
+}
+
 TEST(StatsTree, ResetClearsEverything) {
   Platform p;
   *p.cycles0 += 5;

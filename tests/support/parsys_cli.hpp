@@ -34,9 +34,13 @@ inline std::string with_test_run_args(const std::string& args) {
   return args + " " + extra;
 }
 
-// Runs `parsys ARGS` through the shell.
+// Runs `parsys ARGS` through the shell. A run without --out gets --no-out: it would otherwise
+// write parsys-out/ into the working directory, which tests running side by side share.
 inline CliResult parsys(const std::string& args) {
-  const std::string cmd = std::string(PARSYS_BIN) + " " + with_test_run_args(args) + " 2>&1";
+  std::string a = with_test_run_args(args);
+  if (a.rfind("run ", 0) == 0 && a.find("--out") == std::string::npos && a.find("--no-out") == std::string::npos)
+    a += " --no-out";
+  const std::string cmd = std::string(PARSYS_BIN) + " " + a + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;

@@ -26,6 +26,9 @@ std::string_view trim(std::string_view s);
 // quotes with \" \\ \n \t \r escapes (empty, surrounding blanks, comment characters, ...).
 std::string ini_quote(const std::string& s);
 
+// Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
+bool valid_utf8(std::string_view s);
+
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -21,7 +21,7 @@ std::string Origin::str() const {
     case Kind::Default:
       return "default";
     case Kind::File:
-      return file + ":" + std::to_string(line);
+      return line > 0 ? file + ":" + std::to_string(line) : file;  // JSON files: no line
     case Kind::CommandLine:
       return "command line";
   }

@@ -3,10 +3,13 @@
 // Own tokenizer and INI reader rather than Boost.Program_options: Boost stops at the first error
 // (by exception), reports no line numbers for INI files and guesses abbreviated option names,
 // while simkit must collect every error with file:line and convert values with its own messages.
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <exception>
 #include <string_view>
+
+#include "par/simkit/format.hpp"
 
 #include "option_values.hpp"
 #include "options_impl.hpp"
@@ -110,7 +113,7 @@ class Parser {
   void run(const std::vector<std::string>& args) {
     std::vector<Assignment> command_line;
     tokenize(args, command_line);
-    for (const auto& file : result_.config_files) read_ini(file, impl_.next_source++);
+    for (const auto& file : result_.config_files) read_config(file, impl_.next_source++);
     // The command line is applied last so that it wins over every file.
     const int source = impl_.next_source++;
     for (auto& a : command_line) {
@@ -189,12 +192,95 @@ class Parser {
     out.push_back(Assignment{&option, std::move(value)});
   }
 
-  void read_ini(const std::string& path, int source) {
+  // A config file: JSON (the effective_json() document) when it ends in ".json", INI otherwise.
+  void read_config(const std::string& path, int source) {
+    if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+      read_json(path, source);
+    } else {
+      read_ini(path, source);
+    }
+  }
+
+  // Nested objects give the dotted names; top-level members whose name starts with '$' are
+  // metadata (a generator's version) and skipped. Values are applied as INI values would be.
+  void read_json(const std::string& path, int source) {
     std::string text;
-    if (const std::string why = read_input_file(path, kMaxConfigBytes, text); !why.empty()) {
-      error("cannot read config file '" + path + "': " + why);
+    if (!read_whole(path, text)) return;
+    Json doc;
+    try {
+      doc = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+      const std::size_t byte = std::min<std::size_t>(e.byte, text.size());
+      const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte > 0 ? byte - 1 : 0), '\n'));
+      std::string what = e.what();
+      const std::size_t colon = what.rfind(": ");
+      error(path + ":" + std::to_string(line) + ": not valid JSON (" + (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
       return;
     }
+    if (!doc.is_object()) {
+      error(path + ": expected a JSON object of options ({\"core\": {\"lanes\": 8}})");
+      return;
+    }
+    read_json_object(path, doc, "", source);
+  }
+
+  void read_json_object(const std::string& path, const Json& object, const std::string& prefix, int source) {
+    for (const auto& [key, value] : object.items()) {
+      if (prefix.empty() && !key.empty() && key.front() == '$') continue;
+      const std::string name = prefix.empty() ? key : prefix + "." + key;
+      if (value.is_object()) {
+        read_json_object(path, value, name, source);
+        continue;
+      }
+      const std::string where = path + ": ";
+      Option* option = file_option(where, name);
+      if (option == nullptr) continue;
+      const Origin origin{Origin::Kind::File, path, 0};
+      if (value.is_array()) {
+        if (!OptionAccess::is_list(*option)) {
+          error(where + name + ": a list is given but the option takes one value");
+          continue;
+        }
+        if (value.empty()) apply(*option, "", false, source, origin, where + name);
+        for (const Json& item : value) {
+          std::string text;
+          if (json_text(item, text, where + name)) apply(*option, text, true, source, origin, where + name);
+        }
+        continue;
+      }
+      std::string text;
+      if (json_text(value, text, where + name)) apply(*option, text, true, source, origin, where + name);
+    }
+  }
+
+  // The INI spelling of a JSON scalar; false (with an error) for null, arrays and objects.
+  bool json_text(const Json& v, std::string& text, const std::string& prefix) {
+    if (v.is_string()) {
+      text = v.get<std::string>();
+    } else if (v.is_boolean()) {
+      text = v.get<bool>() ? "true" : "false";
+    } else if (v.is_number_float()) {
+      text = format_shortest(v.get<double>());
+    } else if (v.is_number()) {
+      text = v.dump();
+    } else {
+      error(prefix + ": expected a string, number or boolean, not " + std::string(v.type_name()));
+      return false;
+    }
+    return true;
+  }
+
+  bool read_whole(const std::string& path, std::string& text) {
+    if (const std::string why = read_input_file(path, kMaxConfigBytes, text); !why.empty()) {
+      error("cannot read config file '" + path + "': " + why);
+      return false;
+    }
+    return true;
+  }
+
+  void read_ini(const std::string& path, int source) {
+    std::string text;
+    if (!read_whole(path, text)) return;
     std::string section;
     std::string_view rest = text;
     for (int line_no = 1; !rest.empty(); ++line_no) {
@@ -241,16 +327,21 @@ class Parser {
       error(where + name + ": " + problem);
       return;
     }
+    Option* option = file_option(where, name);
+    if (option == nullptr) return;
+    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name);
+  }
+
+  // The option a config file names, or nullptr after an error (unknown, command line only).
+  Option* file_option(const std::string& where, const std::string& name) {
     Option* option = impl_.find(name);
     if (option == nullptr) {
       error(where + "unknown option '" + name + "'" + impl_.suggestion(name, "", false));
-      return;
-    }
-    if (option->is_command_line_only()) {
+    } else if (option->is_command_line_only()) {
       error(where + "option '" + name + "' can only be given on the command line");
-      return;
+      return nullptr;
     }
-    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name);
+    return option;
   }
 
   void apply(Option& option, const std::string& text, bool quoted, int source, Origin origin,
@@ -266,6 +357,11 @@ class Parser {
         OptionAccess::set_origin(option, std::move(origin));
         return;
       }
+    }
+    // Every value must survive the round trip through config.json, which is UTF-8.
+    if (!detail::valid_utf8(text)) {
+      error(prefix + ": the value is not valid UTF-8");
+      return;
     }
     const std::string problem = OptionAccess::assign(option, text);
     if (!problem.empty()) {

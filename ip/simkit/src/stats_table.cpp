@@ -16,6 +16,7 @@ struct Row {
   std::string value;
   std::string unit;
   std::string desc;
+  bool host = false;  // a host measurement: no say in the column widths
 };
 
 const Json* member(const Json& object, const char* key) {
@@ -78,7 +79,7 @@ void collect(const StatGroup& g, const Json& node, const std::string& prefix,
                       s.desc() + (s.desc().empty() ? "mean" : " (mean)")});
       distribution_rows(s, *leaf, name, rows);
     } else {
-      rows.push_back({name, value_text(s.format(), member(*leaf, "value")), s.unit(), s.desc()});
+      rows.push_back({name, value_text(s.format(), member(*leaf, "value")), s.unit(), s.desc(), s.is_host_measure()});
     }
   }
 }
@@ -93,12 +94,12 @@ void StatGroup::write_table(std::ostream& os, const Json& values) const {
   std::size_t name_w = 0, value_w = 0, unit_w = 0;
   for (const Row& r : rows) {
     name_w = std::max(name_w, r.name.size());
-    value_w = std::max(value_w, r.value.size());
+    if (!r.host) value_w = std::max(value_w, r.value.size());
     unit_w = std::max(unit_w, r.unit.size());
   }
   for (const Row& r : rows) {
     std::string line = r.name + std::string(name_w - r.name.size() + 2, ' ') +
-                       std::string(value_w - r.value.size(), ' ') + r.value + "  " + r.unit +
+                       std::string(value_w - std::min(value_w, r.value.size()), ' ') + r.value + "  " + r.unit +
                        std::string(unit_w - r.unit.size() + 2, ' ') + r.desc;
     line.erase(line.find_last_not_of(' ') + 1);
     os << line << '\n';

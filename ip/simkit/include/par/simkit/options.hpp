@@ -41,7 +41,7 @@ struct Origin {
   enum class Kind { Default, File, CommandLine };
   Kind kind = Kind::Default;
   std::string file;  // Kind::File: the path as given to --config
-  int line = 0;      // Kind::File: 1-based line
+  int line = 0;      // Kind::File: 1-based line (0 for a JSON file: "file")
 
   // "default", "run.ini:3" or "command line".
   std::string str() const;

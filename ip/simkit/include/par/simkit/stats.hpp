@@ -77,6 +77,13 @@ class Stat {
   virtual double number() const = 0;
   // Back to the state at registration (formulas have none).
   virtual void reset() = 0;
+  // A measurement of the host (host seconds, simulator speed): differs between identical runs,
+  // so the table gives it no say in its column widths and only its own line differs.
+  Stat& measures_host() noexcept {
+    host_measure_ = true;
+    return *this;
+  }
+  bool is_host_measure() const noexcept { return host_measure_; }
 
  protected:
   Stat(StatGroup& group, std::string name, std::string unit, std::string desc, Format format,
@@ -89,6 +96,7 @@ class Stat {
   std::string desc_;
   Format format_;
   Kind kind_;
+  bool host_measure_ = false;
 };
 
 // An event count. Subtracts in differences.
