@@ -296,10 +296,12 @@ std::string write_output_dir(const std::string& dir, const PlatformStats& stats,
   };
   std::ofstream f;
   if (!open("stats.json", f)) return "cannot write '" + dir + "/stats.json'";
-  f << stats.to_json().dump(2) << '\n';
+  // One document for both files: the per-launch difference trees are the costly part.
+  const simkit::Json doc = stats.to_json();
+  f << doc.dump(2) << '\n';
   f.close();
   if (!open("stats.txt", f)) return "cannot write '" + dir + "/stats.txt'";
-  stats.write_table(f);
+  stats.write_table(f, &doc);
   f.close();
   if (!open("config.ini", f)) return "cannot write '" + dir + "/config.ini'";
   f << config_ini;
