@@ -179,10 +179,12 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   return true;
 }
 
+// Called after nearly every instruction: integer time-resolution units, no sc_time built unless
+// the core waits.
 void ParCore::reached(Cycle cycle) {
-  const sc_time local = at_cycle(cycle);
-  const sc_time now = sc_core::sc_time_stamp();
-  if (local > now && local - now >= quantum_) sc_core::wait(local - now);
+  const sc_dt::uint64 local = packet_start_.value() + period_.value() * static_cast<sc_dt::uint64>(cycle);
+  const sc_dt::uint64 now = current_time().value();
+  if (local > now && local - now >= quantum_.value()) sc_core::wait(time_from_value(local - now));
 }
 
 }  // namespace par::core

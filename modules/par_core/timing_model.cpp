@@ -7,6 +7,15 @@ namespace par::core {
 using isa::RegId;
 using isa::Unit;
 
+namespace {
+// Rings of recent instructions are a power of two long, so a position is a mask, not a division.
+int ring_size(int n) {
+  int r = 1;
+  while (r < n) r *= 2;
+  return r;
+}
+}  // namespace
+
 const char* stall_cause_name(StallCause c) {
   switch (c) {
     case StallCause::RobFull: return "rob_full";
@@ -65,11 +74,13 @@ TimingModel::Scoreboard::Scoreboard(int threads)
 TimingModel::TimingModel(const CoreConfig& cfg)
     : cfg_(cfg),
       T_(cfg.threads_per_lane),
-      history_(std::max({cfg.queue_size, cfg.output_buffers, cfg.commit_per_fu})),
+      history_(ring_size(std::max({cfg.queue_size, cfg.output_buffers, cfg.commit_per_fu}))),
+      history_mask_(history_ - 1),
       shared_(cfg.contexts > 1),
       fu_wait_mask_(cfg.fu_wait_mask()),
       fu_{FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_)},
-      rob_release_(static_cast<std::size_t>(cfg.rob_size), 0),
+      rob_release_(static_cast<std::size_t>(ring_size(cfg.rob_size)), 0),
+      rob_mask_(static_cast<std::int64_t>(rob_release_.size()) - 1),
       rob_pool_(cfg.rob_size),
       ready_(static_cast<std::size_t>(T_)),
       start_(static_cast<std::size_t>(T_)),
@@ -90,7 +101,7 @@ void TimingModel::start_round(int context) {
 // "long ago" when the FU has executed fewer than n instructions.
 inline Cycle TimingModel::fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const {
   if (h.count < n) return -1;
-  return v[static_cast<std::size_t>((h.count - n) % history_)];
+  return v[static_cast<std::size_t>((h.count - n) & history_mask_)];
 }
 
 // An output buffer is free once the output_buffers-th most recent instruction that took one has
@@ -98,17 +109,17 @@ inline Cycle TimingModel::fu_history_back(const FuHistory& h, const std::vector<
 Cycle TimingModel::output_buffer_free(const FuHistory& h, OutputBufferRelease release) const {
   const int n = cfg_.output_buffers;
   if (h.ob_count < n) return -1;
-  const std::size_t i = static_cast<std::size_t>((h.ob_count - n) % history_);
+  const std::size_t i = static_cast<std::size_t>((h.ob_count - n) & history_mask_);
   return release == OutputBufferRelease::Commit ? h.ob_commit[i] : h.ob_complete[i];
 }
 
 // First cycle a ROB entry is free for an instruction fetched in `fetch` (entries freed in c are
 // usable from c+1).
 inline Cycle TimingModel::rob_entry_free(Cycle fetch) const {
-  // Entry i of the ring is reused by instruction i + R once it is released.
+  // Instruction i's entry is reused by instruction i + R once it is released.
   if (cfg_.commit_order != CommitOrder::PerFu && !shared_) {
     const int R = cfg_.rob_size;
-    return rob_count_ >= R ? rob_release_[static_cast<std::size_t>(rob_count_ % R)] + 1 : 0;
+    return rob_count_ >= R ? rob_release_[static_cast<std::size_t>((rob_count_ - R) & rob_mask_)] + 1 : 0;
   }
   // Entries are freed out of program order: one is free once fewer than R are held.
   const Cycle held_until = rob_pool_.kth();
@@ -175,6 +186,22 @@ std::int64_t TimingModel::total_stall_cycles() const {
   return s;
 }
 
+inline int TimingModel::rob_occupancy(Cycle allocated) {
+  const std::int64_t window_start = std::max<std::int64_t>(0, rob_count_ - (cfg_.rob_size - 1));
+  if (rob_releases_sorted_) {
+    if (allocated < rob_last_allocated_ || rob_held_from_ < window_start) rob_held_from_ = window_start;
+    rob_last_allocated_ = allocated;
+    while (rob_held_from_ < rob_count_ &&
+           rob_release_[static_cast<std::size_t>(rob_held_from_ & rob_mask_)] < allocated)
+      ++rob_held_from_;
+    return 1 + static_cast<int>(rob_count_ - rob_held_from_);
+  }
+  int occupancy = 1;
+  for (std::int64_t i = window_start; i < rob_count_; ++i)
+    occupancy += rob_release_[static_cast<std::size_t>(i & rob_mask_)] >= allocated;
+  return occupancy;
+}
+
 // kShared: several contexts, whose instructions commit (and free output buffers, queue entries
 // held until commit, ROB entries and commit ports) out of dispatch order. kSelect: the frontend
 // selects among contexts and asks dispatch_waits().
@@ -184,7 +211,6 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   Scoreboard& sb = ctx_[kShared ? static_cast<std::size_t>(context_) : 0];
   const int u = static_cast<int>(op.unit);
   FuHistory& fu = fu_[static_cast<std::size_t>(u)];
-  const int R = cfg_.rob_size;
 
   // Dispatch (§4.1): a free ROB entry and a free queue entry at the start of the cycle; entries
   // freed in cycle c are usable from c+1.
@@ -207,23 +233,30 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
 
   // Operand availability per thread slot (§4.4). A store issues on its address operands unless
   // core.store_issue = all_operands; its data is needed only to complete.
+  // Local copies of the per-thread arrays: the loops below then keep them in registers.
   const bool data_gates_issue = cfg_.store_issue == StoreIssue::AllOperands;
-  std::fill(ready_.begin(), ready_.end(), Cycle{0});
+  const int T = T_;
+  Cycle* const ready = ready_.data();
+  Cycle* const store_data = store_data_.data();
+  Cycle* const start = start_.data();
+  Cycle* const results = results_.data();
+  for (int k = 0; k < T; ++k) ready[k] = 0;
   bool has_store_data = false;
   for (int i = 0; i < op.regs.num_src; ++i) {
     const RegId r = op.regs.src[static_cast<std::size_t>(i)];
+    const Cycle* const a = &sb.avail[static_cast<std::size_t>(r) * static_cast<std::size_t>(T)];
     if (i == op.regs.store_data_src) {
       has_store_data = true;
-      for (int k = 0; k < T_; ++k) store_data_[k] = avail(sb, r, k);
+      for (int k = 0; k < T; ++k) store_data[k] = a[k];
       if (!data_gates_issue) continue;
     }
-    for (int k = 0; k < T_; ++k) ready_[k] = std::max(ready_[k], avail(sb, r, k));
+    for (int k = 0; k < T; ++k) ready[k] = std::max(ready[k], a[k]);
   }
 
   // Issue (§4.2): FU free, an output buffer free after this cycle's commits, thread 0 ready,
   // and for memory instructions a known qp.
   const OutputBufferRelease ob_release = cfg_.output_buffer_release;
-  Cycle issue = std::max({d + cfg_.frontend_latency, fu.free_at, ready_[0]});
+  Cycle issue = std::max({d + cfg_.frontend_latency, fu.free_at, ready[0]});
   const bool takes_output_buffer = global == nullptr && (!op.is_store || cfg_.store_uses_output_buffer);
   if (takes_output_buffer) issue = std::max(issue, kShared ? fu.ob_releases.kth() : output_buffer_free(fu, ob_release));
   // A ROB entry claimed at issue (program order) is free once its previous owner committed,
@@ -235,28 +268,40 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   // Execution (§4.3): one thread per cycle, late operands delay that thread and later ones.
   Cycle last = 0;
   Cycle prev = issue - 1;
+  const Cycle latency = op.latency;
   if (global != nullptr) {
-    for (int k = 0; k < T_; ++k) {
-      const Cycle s = global->start_thread(k, std::max(prev + 1, ready_[k]), has_store_data ? store_data_[k] : 0);
-      start_[k] = s;
+    for (int k = 0; k < T; ++k) {
+      const Cycle s = global->start_thread(k, std::max(prev + 1, ready[k]), has_store_data ? store_data[k] : 0);
+      start[k] = s;
       prev = s;
     }
     global->finish();
-  }
-  for (int k = 0; k < T_; ++k) {
-    const Cycle s = global != nullptr ? start_[k] : std::max(prev + 1, ready_[k]);
-    start_[k] = s;
-    prev = s;
-    Cycle r = s + op.latency;
-    if (global != nullptr) r = std::max(r, global->thread_result(k));
-    if (min_result != nullptr) r = std::max(r, min_result[k]);
-    results_[k] = r;
-    if (has_store_data) {
-      store_data_[k] = std::max(store_data_[k], s);
-      last = std::max(last, std::max(r, store_data_[k]));
-    } else {
+    for (int k = 0; k < T; ++k) {
+      Cycle r = std::max(start[k] + latency, global->thread_result(k));
+      if (min_result != nullptr) r = std::max(r, min_result[k]);
+      results[k] = r;
+      last = std::max(last, r);
+      if (has_store_data) {
+        store_data[k] = std::max(store_data[k], start[k]);
+        last = std::max(last, store_data[k]);
+      }
+    }
+  } else {
+    // The common case (registers, local memory) without the calls.
+    for (int k = 0; k < T; ++k) {
+      const Cycle s = std::max(prev + 1, ready[k]);
+      start[k] = s;
+      prev = s;
+      Cycle r = s + latency;
+      if (min_result != nullptr) r = std::max(r, min_result[k]);
+      results[k] = r;
       last = std::max(last, r);
     }
+    if (has_store_data)
+      for (int k = 0; k < T; ++k) {
+        store_data[k] = std::max(store_data[k], start[k]);
+        last = std::max(last, store_data[k]);
+      }
   }
   fu.free_at = prev + 1;
 
@@ -279,9 +324,9 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
     const RegId r = op.regs.dst[static_cast<std::size_t>(i)];
     Cycle* a = &sb.avail[static_cast<std::size_t>(r) * T_];
     if (op.qp == 0) {
-      for (int k = 0; k < T_; ++k) a[k] = results_[k];
+      for (int k = 0; k < T; ++k) a[k] = results[k];
     } else {
-      for (int k = 0; k < T_; ++k) a[k] = std::max({results_[k], qp_known, a[k]});
+      for (int k = 0; k < T; ++k) a[k] = std::max({results[k], qp_known, a[k]});
     }
     sb.commit[r] = commit;
     if constexpr (kSelect) sb.from_load[r] = is_load;
@@ -291,7 +336,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   sb.last_commit = std::max(sb.last_commit, commit);
 
   // Book-keeping and statistics.
-  const std::size_t slot = static_cast<std::size_t>(fu.count % history_);
+  const std::size_t slot = static_cast<std::size_t>(fu.count & history_mask_);
   fu.issue[slot] = issue;
   fu.commit[slot] = commit;
   fu.complete[slot] = last;
@@ -301,7 +346,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
     if constexpr (kShared) {
       fu.ob_releases.push(ob_release == OutputBufferRelease::Commit ? commit : last);
     } else {
-      const std::size_t ob = static_cast<std::size_t>(fu.ob_count % history_);
+      const std::size_t ob = static_cast<std::size_t>(fu.ob_count & history_mask_);
       fu.ob_commit[ob] = commit;
       fu.ob_complete[ob] = last;
       ++fu.ob_count;
@@ -309,15 +354,11 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   }
   const Cycle allocated = rob_at_dispatch ? d : issue;
   const Cycle rob_release = cfg_.rob_release == RobRelease::Commit ? commit : last;
-  int occupancy = 1;
-  if (kShared) {
-    occupancy += rob_pool_.count_from(allocated);
-  } else {
-    for (int j = 1; j <= std::min<std::int64_t>(R - 1, rob_count_); ++j)
-      if (rob_release_[static_cast<std::size_t>((rob_count_ - j) % R)] >= allocated) ++occupancy;
-  }
+  const int occupancy = kShared ? 1 + rob_pool_.count_from(allocated) : rob_occupancy(allocated);
   rob_max_occupancy_ = std::max(rob_max_occupancy_, occupancy);
-  rob_release_[static_cast<std::size_t>(rob_count_ % R)] = rob_release;
+  if (rob_count_ > 0 && rob_release < rob_release_[static_cast<std::size_t>((rob_count_ - 1) & rob_mask_)])
+    rob_releases_sorted_ = false;
+  rob_release_[static_cast<std::size_t>(rob_count_ & rob_mask_)] = rob_release;
   if (per_fu || kShared) rob_pool_.push(rob_release);
   ++rob_count_;
   rob_occupancy_sum_ += rob_release - allocated + 1;

@@ -207,14 +207,28 @@ class TimingModel {
     return sb.avail[static_cast<std::size_t>(r) * T_ + k];
   }
 
+  // Entries held in cycle `allocated` by the last rob_size - 1 instructions plus the new one (the
+  // rob_max_occupancy statistic), counted before the new one enters the ring (one context).
+  int rob_occupancy(Cycle allocated);
+
   const CoreConfig& cfg_;
   const int T_;
+  // Ring size of each FU's history: a power of two >= the deepest look-back (masks, not divisions).
   const int history_;
+  const std::int64_t history_mask_;
   // More than one context: resources are freed out of dispatch order (dispatch_impl<true>).
   const bool shared_;
   const unsigned fu_wait_mask_;
   std::array<FuHistory, isa::kBackendUnits> fu_;
-  std::vector<Cycle> rob_release_;  // release cycles of the last rob_size instructions (ring)
+  std::vector<Cycle> rob_release_;  // release cycles of at least the last rob_size instructions (ring)
+  std::int64_t rob_mask_;           // rob_release_.size() - 1 (a power of two)
+  // The occupancy count without a scan of the ring: while release cycles arrive in non-decreasing
+  // order (commit in program order), those of the last rob_size - 1 instructions still held in a
+  // cycle are a suffix of the ring, which starts at rob_held_from_ and only moves forward while
+  // allocation cycles do not decrease.
+  bool rob_releases_sorted_ = true;
+  std::int64_t rob_held_from_ = 0;
+  Cycle rob_last_allocated_ = 0;
   // Release cycles of ROB entries when they are freed out of program order (per-FU commit
   // order, several contexts): an entry is free once fewer than rob_size are held.
   LargestK rob_pool_;

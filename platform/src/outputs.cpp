@@ -123,9 +123,10 @@ std::string write_output_dir(const std::string& dir, const PlatformStats& stats,
   const auto json_text = [](const simkit::Json& j) {
     return j.dump(2, ' ', false, simkit::Json::error_handler_t::replace) + '\n';
   };
-  std::ostringstream table;
-  stats.write_table(table);
+  // One document for both statistics files: the per-launch difference trees are the costly part.
   simkit::Json stats_json = stats.to_json();
+  std::ostringstream table;
+  stats.write_table(table, &stats_json);
   stats_json["parsys_version"] = kVersion;
   // '$' members are metadata that --config skips, so config.json can be given back as it is.
   simkit::Json config = {{"$parsys_version", kVersion}};

@@ -96,16 +96,19 @@ simkit::Json PlatformStats::to_json() const {
   return j;
 }
 
-void PlatformStats::write_table(std::ostream& os) const {
+void PlatformStats::write_table(std::ostream& os, const simkit::Json* doc) const {
   os << "# total\n";
   root_.write_table(os);
-  for (const auto* samples : {&launches_, &windows_})
+  for (const auto* samples : {&launches_, &windows_}) {
+    const simkit::Json* built = doc != nullptr ? &(*doc)[samples == &launches_ ? "launches" : "windows"] : nullptr;
     for (std::size_t i = 0; i < samples->size(); ++i) {
       const StatsSample& s = (*samples)[i];
       if (s.values.empty()) continue;
       os << "\n# " << s.label << ": " << s.begin_ns << " ns .. " << s.end_ns << " ns\n";
-      root_.write_table(os, tree(*samples, i));
+      if (built != nullptr) root_.write_table(os, (*built)[i]["stats"]);
+      else root_.write_table(os, tree(*samples, i));
     }
+  }
 }
 
 std::uint64_t launches_done(const sched::ThreadScheduler& scheduler) {

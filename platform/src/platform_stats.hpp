@@ -69,7 +69,8 @@ class PlatformStats {
 
   // {"<the total tree>", "launches": [...], "windows": [...]}: see platform/README.md.
   simkit::Json to_json() const;
-  void write_table(std::ostream& os) const;
+  // `doc`, when given, is to_json()'s document: its sample trees are reused, not computed again.
+  void write_table(std::ostream& os, const simkit::Json* doc = nullptr) const;
 
  private:
   simkit::StatGroup root_;
