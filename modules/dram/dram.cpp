@@ -145,6 +145,17 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   }
   copy_data(tx, true);
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  const Op op = tx.is_read() ? Op::Read : Op::Write;
+  if (cfg_.latency_model == LatencyModel::Fixed) {
+    const sc_time completion = arrival + sc_time(cfg_.fixed_latency_ns, sc_core::SC_NS);
+    record_access(op, len, arrival, completion);
+    const double completion_ns = completion.to_seconds() * 1e9;
+    if (completion_ns > latest_ns_) {
+      stats_.time_ns += completion_ns - latest_ns_;
+      latest_ns_ = completion_ns;
+    }
+    return completion;
+  }
 
   // Nothing before the current time can change any more: bound the engine's history (once per
   // advance of SystemC time; arrivals are never before it).
@@ -154,7 +165,6 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     retired_ = now_tick;
   }
 
-  const Op op = tx.is_read() ? Op::Read : Op::Write;
   const Tick start = tick_at_or_after(arrival) + frontend_ticks_;
   const std::uint64_t burst_bytes = cfg_.burst_bytes();
   const double burst_ns = static_cast<double>(cfg_.burst_length) * tick_ps_ * 1e-3;
@@ -180,17 +190,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
 
   // The data still has the PHY and the return path to cross (no queue entry held meanwhile).
   const sc_time completion = std::max(tick_time(done + return_ticks_), arrival);
-  const double latency_ns = (completion - arrival).to_seconds() * 1e9;
-  stats_.latency.sample(latency_ns);
-  if (op == Op::Read) {
-    ++stats_.reads;
-    stats_.read_bytes += len;
-    stats_.read_latency.sample(latency_ns);
-  } else {
-    ++stats_.writes;
-    stats_.write_bytes += len;
-    stats_.write_latency.sample(latency_ns);
-  }
+  record_access(op, len, arrival, completion);
   if (done > latest_tick_) {
     // Both advance by increments, so they stay right after a statistics reset (warm-up) and in
     // differences.
@@ -203,6 +203,20 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     latest_tick_ = done;
   }
   return completion;
+}
+
+void Dram::record_access(Op op, unsigned len, const sc_time& arrival, const sc_time& completion) {
+  const double latency_ns = (completion - arrival).to_seconds() * 1e9;
+  stats_.latency.sample(latency_ns);
+  if (op == Op::Read) {
+    ++stats_.reads;
+    stats_.read_bytes += len;
+    stats_.read_latency.sample(latency_ns);
+  } else {
+    ++stats_.writes;
+    stats_.write_bytes += len;
+    stats_.write_latency.sample(latency_ns);
+  }
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {

@@ -70,6 +70,8 @@ class Dram : public sc_core::sc_module {
   // Checks, moves the data and schedules the bursts of an access arriving at `arrival`; sets the
   // response status and returns the completion time (`arrival` for errors).
   sc_core::sc_time serve(tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
+  // The access counters and latency statistics of one access (both latency models).
+  void record_access(Op op, unsigned len, const sc_core::sc_time& arrival, const sc_core::sc_time& completion);
   bool in_range(std::uint64_t address, std::uint64_t len) const;
   void copy_data(tlm::tlm_generic_payload& tx, bool honour_byte_enables);
   void trace_burst(const BurstRequest& req, const BurstResult& res, std::uint64_t address, unsigned bytes);

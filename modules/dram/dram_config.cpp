@@ -206,6 +206,8 @@ simkit::Json DramConfig::to_json() const {
   j["frontend_cycles"] = frontend_cycles;
   j["return_cycles"] = return_cycles;
   j["bank_stats"] = bank_stats;
+  j["latency_model"] = to_string(latency_model);
+  j["fixed_latency_ns"] = fixed_latency_ns;
   j["capacity"] = capacity();
   j["peak_gbs"] = peak_gbs();
   return j;
@@ -264,7 +266,16 @@ void register_options(simkit::OptionRegistry& reg, DramConfig& c, const std::str
           "PHY and return-path cycles added to every completion after its last data beat (hold no queue entry).")
       .range(0, 100000);
   reg.add(p + "bank_stats", c.bank_stats, "Per-bank counters in the statistics.");
+  reg.add_enum(p + "latency_model", c.latency_model,
+               "Timing model: dram (banks, rows, bus, queue, refresh) or fixed (every access completes "
+               "fixed_latency_ns after its arrival: no queue, no bandwidth limit).",
+               {{"dram", LatencyModel::Dram}, {"fixed", LatencyModel::Fixed}});
+  reg.add(p + "fixed_latency_ns", c.fixed_latency_ns,
+          "latency_model = fixed: the latency of every access in ns, from its arrival to its completion.")
+      .range(0, 1e9);
 }
+
+const char* to_string(LatencyModel m) { return m == LatencyModel::Fixed ? "fixed" : "dram"; }
 
 EngineParams engine_params(const DramConfig& c) {
   EngineParams p;

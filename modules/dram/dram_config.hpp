@@ -28,6 +28,13 @@ namespace par::dram {
 enum class Preset { Lpddr3_1866, Ddr_333, Ddr3_1600, Ddr4_2400 };
 const char* to_string(Preset p);  // the option spelling: "lpddr3-1866", ...
 
+// How an access's completion time is found. Dram: the timing engine (banks, rows, data bus,
+// request queue, refresh; dram_timing.hpp). Fixed: every access completes fixed_latency_ns after
+// its arrival, whatever its size and whatever else is in flight (no queue, no bandwidth limit:
+// a memory stage of constant latency, as some published systems describe theirs).
+enum class LatencyModel { Dram, Fixed };
+const char* to_string(LatencyModel m);  // "dram", "fixed"
+
 struct DramConfig {
   static constexpr double kUnset = -1;  // a timing taken from the preset
 
@@ -65,6 +72,9 @@ struct DramConfig {
   double tRTRS = kUnset;   // idle data-bus cycles between bursts of other ranks or directions
   double tREFI = kUnset;   // refresh interval (one all-bank refresh per rank)
   double tRFC = kUnset;    // refresh cycle time: the rank is unavailable
+
+  LatencyModel latency_model = LatencyModel::Dram;
+  double fixed_latency_ns = 0;  // latency_model = fixed: arrival to completion of every access
 
   // Controller.
   std::string mapping;  // address bit order (address_mapping.hpp); "" = the preset's

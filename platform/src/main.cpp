@@ -439,6 +439,16 @@ int cmd_run(const std::vector<std::string>& args) {
   limits.max_host_seconds = cfg.run.max_host_seconds;
   limits.progress = cfg.run.progress == platform::Progress::On ||
                     (cfg.run.progress == platform::Progress::Auto && isatty(STDERR_FILENO) != 0);
+  limits.stuck_grace_seconds = cfg.run.stuck_grace_seconds;
+  // A model stuck in a call ignores Ctrl-C and the limit: the run's watchdog ends the process
+  // after this (platform/src/run_watchdog.hpp), with the statistics so far but without the report.
+  limits.on_stuck = [&](platform::RunStop) {
+    std::cerr << "parsys: " << plat.error() << '\n';
+    if (out_dir.empty()) return;
+    const std::string e =
+        platform::write_output_dir(out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(), {}, {});
+    if (!e.empty()) std::cerr << "parsys: " << e << '\n';
+  };
   platform::install_interrupt_handler();
   const bool ok = plat.run(limits);
   core::ParCore& core0 = plat.core(0);

@@ -4,19 +4,26 @@
 #include <chrono>
 #include <iomanip>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "par/plugin/crash_report.hpp"
 #include "par/simkit/format.hpp"
 #include "host_programs.hpp"
 #include "packet_host_program.hpp"
 #include "program_runner.hpp"
+#include "run_watchdog.hpp"
 
 namespace par::platform {
 
 namespace {
 // Physical addresses are 48 bits wide; the host's window onto the device ends there.
 constexpr std::uint64_t kAddressSpaceEnd = 1ull << 48;
+
+std::string at_simulated_now() {
+  return " at " + simkit::format_fixed(sc_core::sc_time_stamp().to_seconds() * 1e6, 3) + " us simulated";
+}
 }  // namespace
 
 Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg_(cfg), program_(program) {
@@ -503,6 +510,15 @@ bool Platform::run_to_end(const RunLimits& limits) {
   // Elaborate (multi-socket bindings complete here), then load global data by debug transport.
   RunStop stop = RunStop::Finished;
   try {
+    // A model stuck inside a call (a plug-in that never returns, also while the data is loaded)
+    // polls nothing: the watchdog then records the end here and the caller's on_stuck writes the
+    // output. It is disarmed when this block is left.
+    std::optional<RunWatchdog> watchdog;
+    if (limits.on_stuck)
+      watchdog.emplace(limits.max_host_seconds, limits.stuck_grace_seconds, [this, &limits](RunStop why) {
+        end_stuck(why, limits);
+        limits.on_stuck(why);
+      });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     error_ = load_global_data();
     if (!error_.empty()) return false;
@@ -557,7 +573,7 @@ bool Platform::run_to_end(const RunLimits& limits) {
       error_ = c->error();
       return false;
     }
-  const std::string at = " at " + simkit::format_fixed(sc_core::sc_time_stamp().to_seconds() * 1e6, 3) + " us simulated";
+  const std::string at = at_simulated_now();
   switch (stop) {
     case RunStop::Finished: break;
     case RunStop::Starved:
@@ -565,15 +581,7 @@ bool Platform::run_to_end(const RunLimits& limits) {
       stats_->set_end("deadlock", error_);
       return false;
     case RunStop::Interrupted:
-      interrupted_ = true;
-      error_ = "interrupted" + at + "; the statistics cover the run so far";
-      stats_->set_end("interrupted", "Ctrl-C (SIGINT)" + at);
-      return false;
-    case RunStop::HostTimeLimit:
-      error_ = "stopped after " + simkit::format_fixed(limits.max_host_seconds, 1) +
-               " host seconds (--max-host-seconds)" + at + "; the statistics cover the run so far";
-      stats_->set_end("host_time_limit", error_);
-      return false;
+    case RunStop::HostTimeLimit: record_stop(stop, limits.max_host_seconds, ""); return false;
   }
   if (master_ && !master_->ok()) {
     error_ = master_->error();
@@ -584,6 +592,33 @@ bool Platform::run_to_end(const RunLimits& limits) {
     return false;
   }
   return true;
+}
+
+void Platform::record_stop(RunStop why, double max_host_seconds, const std::string& stuck) {
+  const std::string at = at_simulated_now();
+  const std::string but = stuck.empty() ? "" : ", but " + stuck;
+  if (why == RunStop::Interrupted) {
+    interrupted_ = true;
+    error_ = "interrupted" + at + but + "; the statistics cover the run so far";
+    stats_->set_end("interrupted", "Ctrl-C (SIGINT)" + at + but);
+  } else {
+    error_ = "stopped after " + simkit::format_fixed(max_host_seconds, 1) + " host seconds (--max-host-seconds)" + at +
+             but + "; the statistics cover the run so far";
+    stats_->set_end("host_time_limit", error_);
+  }
+}
+
+// Runs on the watchdog's thread while SystemC's thread is stuck in a call that does not return:
+// it reads the state that thread left (nothing changes it any more) and closes the statistics.
+void Platform::end_stuck(RunStop why, const RunLimits& limits) {
+  host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start_).count();
+  sim_time_ = sc_core::sc_time_stamp();
+  stopped_early_ = true;
+  const char* plugin_call = plugin::plugin_call_in_progress();
+  record_stop(why, limits.max_host_seconds,
+              std::string(plugin_call != nullptr ? plugin_call : "a model of the simulation") + " did not return within " +
+                  simkit::format_fixed(limits.stuck_grace_seconds, 1) + " host seconds");
+  close_stats();
 }
 
 }  // namespace par::platform

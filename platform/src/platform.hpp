@@ -85,6 +85,10 @@ class Platform {
   std::vector<simkit::StatGroup*> module_stats();
   void close_stats();  // final window sample, run totals, launch times
   bool run_to_end(const RunLimits& limits);  // run() before it records how the run ended
+  // Records a run stopped by Ctrl-C or the host-time limit in error() and stats.json's "end";
+  // `stuck` names what did not return to the run loop (the watchdog's case), or is "".
+  void record_stop(RunStop why, double max_host_seconds, const std::string& stuck);
+  void end_stuck(RunStop why, const RunLimits& limits);  // the watchdog's case: close the statistics
   std::string write_traces();  // the timeline and VCD files; an error message or ""
   runtime::RuntimeConfig runtime_config() const;  // the host runtime's master.*, completed from the platform
   std::string device_diagnosis(std::uint64_t seq) const;  // why packet `seq` failed

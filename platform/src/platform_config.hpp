@@ -44,6 +44,7 @@ struct RunConfig {
   int repeat = 1;                // launches of the packet, back to back
   double quantum_ns = 1000;      // how far a core may run ahead of SystemC time
   double max_host_seconds = 0;   // stop the run after this much host time; 0 = no limit
+  double stuck_grace_seconds = 3;  // after Ctrl-C or the limit, how long a model may take to return
   Progress progress = Progress::Auto;
   std::int64_t stats_window_cycles = 0;  // time-windowed statistics samples; 0 = none
   std::int64_t launch_stats = 1000;      // launches whose whole statistics tree is kept (-1: all)

@@ -49,6 +49,10 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("run.max_host_seconds", cfg.run.max_host_seconds,
           "Stop the run after this much host time and report the statistics so far; 0 = no limit.")
       .range(0, 1e9);
+  reg.add("run.stuck_grace_seconds", cfg.run.stuck_grace_seconds,
+          "After Ctrl-C or run.max_host_seconds, how long the simulation may take to come back before parsys "
+          "ends anyway (a model stuck in a call, e.g. a plug-in that never returns), writing the statistics so far.")
+      .range(0.05, 3600);
   reg.add("run.stats_window_cycles", cfg.run.stats_window_cycles,
           "Add a statistics sample every this many PAR-core cycles to stats.json/stats.txt (--stats-window); 0 = none.")
       .range(0, std::int64_t{1} << 50);

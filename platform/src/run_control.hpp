@@ -11,6 +11,8 @@
 
 namespace par::platform {
 
+enum class RunStop;
+
 struct RunLimits {
   double max_host_seconds = 0;  // 0 = none
   bool progress = false;        // draw a progress line
@@ -18,6 +20,12 @@ struct RunLimits {
   // the window) runs (time-windowed statistics samples).
   sc_core::sc_time window = sc_core::SC_ZERO_TIME;
   std::function<void(sc_core::sc_time)> on_window;
+  // When Ctrl-C or the host-time limit has come and the simulation has not come back to the run
+  // loop `stuck_grace_seconds` later (a model stuck inside a call), on_stuck runs on a watchdog
+  // thread (run_watchdog.hpp; Platform::run sets one up) to write what it can, and the process
+  // ends (exit status 130 for Ctrl-C, 1 for the limit). Without on_stuck there is no watchdog.
+  double stuck_grace_seconds = 3;
+  std::function<void(RunStop)> on_stuck;
 };
 
 enum class RunStop {

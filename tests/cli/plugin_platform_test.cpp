@@ -4,6 +4,9 @@
 // naming both sockets and the rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
+#include <fstream>
 #include <string>
 
 #include "cli_test_args.hpp"
@@ -155,6 +158,43 @@ TEST(PluginPlatform, CrashingModelIsNamedBeforeTheProcessDies) {
     EXPECT_EQ(r.status, c.signal_status) << c.args;
 #endif
   }
+}
+
+// A model stuck in a call (its first access never returns) polls nothing: after the host-time
+// limit or Ctrl-C and run.stuck_grace_seconds, the run's watchdog ends the process with a line
+// naming the plug-in and stats.json saying why.
+TEST(PluginPlatform, StuckModelIsEndedByTheHostTimeLimitAndByCtrlC) {
+  const std::string lib = std::string(PARSYS_TEST_PLUGIN_DIR) + "/test_ram.so";
+  const std::string stuck = "but plug-in '" + lib + "' (test_ram by parsys tests), model dram.model did not return within 0.5 host seconds";
+  const std::string dir = temp_dir("plugin_stuck");
+  const std::string run = "run " + kernel_file("sva.par") + " -q " + kGlobal + " --dram.rows 256 --dram.model plugin:" + lib +
+                          " --run.stuck_grace_seconds 0.5";
+
+  const CliStreams limit = parsys_streams(run + " --dram.plugin_args hang=access --max-host-seconds 0.3 --out " + dir + "/limit");
+  EXPECT_EQ(limit.status, 1) << limit.err;
+  EXPECT_EQ(limit.out, "");
+  EXPECT_EQ(limit.err.rfind("parsys: stopped after 0.3 host seconds (--max-host-seconds) at ", 0), 0u) << limit.err;
+  EXPECT_TRUE(contains(limit.err, " us simulated, " + stuck + "; the statistics cover the run so far\n")) << limit.err;
+  EXPECT_EQ(std::count(limit.err.begin(), limit.err.end(), '\n'), 1) << limit.err;
+  const nlohmann::json s = read_json(dir + "/limit/stats.json");
+  EXPECT_EQ(s["end"]["status"], "host_time_limit");
+  EXPECT_TRUE(contains(s["end"]["reason"].get<std::string>(), stuck)) << s["end"];
+  // The work so far: the packet's threads were launched, and their first access is the stuck one.
+  EXPECT_EQ(s["scheduler"]["threads_launched"]["value"], 1280);
+  EXPECT_EQ(s["bus"]["dram"]["transactions"]["value"], 1);
+
+  const std::string marker = dir + "/stuck";
+  const SignalledRun ctrl_c = parsys_signalled(run + " --dram.plugin_args hang=access,hang_marker=" + marker + " --out " +
+                                                   dir + "/ctrl_c",
+                                               SIGINT, [&](const std::string&) { return std::ifstream(marker).good(); });
+  ASSERT_TRUE(ctrl_c.ready) << ctrl_c.out;
+  EXPECT_EQ(ctrl_c.status, 130) << ctrl_c.out;
+  EXPECT_EQ(ctrl_c.out.rfind("parsys: interrupted at ", 0), 0u) << ctrl_c.out;
+  EXPECT_TRUE(contains(ctrl_c.out, " us simulated, " + stuck + "; the statistics cover the run so far\n")) << ctrl_c.out;
+  const nlohmann::json c = read_json(dir + "/ctrl_c/stats.json");
+  EXPECT_EQ(c["end"]["status"], "interrupted");
+  EXPECT_EQ(c["end"]["reason"].get<std::string>().rfind("Ctrl-C (SIGINT) at ", 0), 0u) << c["end"];
+  EXPECT_TRUE(contains(c["end"]["reason"].get<std::string>(), stuck)) << c["end"];
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/temp_dir.hpp"
 #include "context_selector.hpp"
 #include "core_test_support.hpp"
 
@@ -59,7 +60,7 @@ out:    .zero 96
 std::vector<std::string> programs() {
   static std::string inline_program;
   if (inline_program.empty()) {
-    inline_program = ::testing::TempDir() + "/contexts_loop_at_the_end.par";
+    inline_program = par::testing::temp_dir("contexts") + "/contexts_loop_at_the_end.par";
     std::ofstream(inline_program) << kLoopAtTheEnd;
   }
   std::vector<std::string> v;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/temp_dir.hpp"
 #include "isa_test_support.hpp"
 #include "par/isa/assembler.hpp"
 #include "par/isa/encoding.hpp"
@@ -384,7 +385,7 @@ TEST(Assembler, MissingFileIsReported) {
 // Devices and files past the limit are refused before anything is read.
 TEST(Assembler, DevicesAndSourcesLargerThan1GiBAreRefused) {
   EXPECT_EQ(assemble_file("/dev/zero").messages(), "/dev/zero:0:0: error: cannot read: it is a device, not a file\n");
-  const std::string big = (std::filesystem::temp_directory_path() / "parsys_assembler_test_big.par").string();
+  const std::string big = par::testing::temp_dir("assembler") + "/big.par";
   { std::ofstream create(big); }
   std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);  // sparse: nothing is written
   EXPECT_EQ(assemble_file(big).messages(),

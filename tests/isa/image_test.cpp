@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "../support/temp_dir.hpp"
 #include "isa_test_support.hpp"
 #include "par/isa/assembler.hpp"
 #include "par/isa/image.hpp"
@@ -279,7 +280,7 @@ TEST(Image, DirectoriesDevicesAndUnreadableFilesAreRefused) {
   EXPECT_FALSE(load_image("/dev/zero", &err).has_value());
   EXPECT_EQ(err, "cannot read '/dev/zero': it is a device, not a file");
   // A file larger than the limit is refused by its size, before it is read (a sparse file here).
-  const std::string big = (std::filesystem::temp_directory_path() / "parsys_image_test_big.bin").string();
+  const std::string big = par::testing::temp_dir("image") + "/big.bin";
   { std::ofstream create(big); }
   std::filesystem::resize_file(big, (std::uint64_t{1} << 30) + 1);
   EXPECT_FALSE(load_image(big, &err).has_value());

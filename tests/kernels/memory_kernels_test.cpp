@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/temp_dir.hpp"
 #include "kernel_refs.hpp"
 #include "par/isa/assembler.hpp"
 
@@ -80,12 +81,7 @@ std::string parsys() {
 std::string script(const std::string& name) { return std::string(PARSYS_PYTHON) + " " + kRoot + "/scripts/" + name; }
 std::string kernel(const std::string& name) { return kRoot + "/sw/kernels/" + name; }
 
-std::string fresh_dir(const std::string& name) {
-  const std::string d =
-      std::string(::testing::TempDir()) + "parsys_memk_" + name + (test_run_args() != nullptr ? "_checked" : "");
-  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
-  return d;
-}
+std::string fresh_dir(const std::string& name) { return par::testing::temp_dir("memk_" + name); }
 
 std::string read_text(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

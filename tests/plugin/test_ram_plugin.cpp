@@ -11,15 +11,20 @@
 // answers (a hung model: the platform's deadlock report must name who waits).
 // fail=<text> makes the factory fail with that text; bad_stat=1 reports a statistic with an
 // invalid name. crash=create|access|abort is a model that crashes: an invalid memory access in its
-// constructor or in its first access, or abort() in its first access (crash reports must name it). Base-protocol violations it sees from parsys are counted in the statistic
+// constructor or in its first access, or abort() in its first access (crash reports must name it).
+// hang=access is a stuck model: its first access (not debug access) never returns (it sleeps forever; with
+// hang_marker=<path> it first writes that file, so a test knows it is stuck). Base-protocol violations it sees from parsys are counted in the statistic
 // `violations` (a second BEGIN_REQ before END_REQ, a payload without memory manager, END_RESP
 // for the wrong transaction).
 #include <cstdint>
 #include <cstdlib>
+#include <chrono>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <tlm_utils/peq_with_cb_and_phase.h>
@@ -47,6 +52,8 @@ class TestRam : public par::plugin::TargetModel {
         broken_(args.get_choice("broken", "none", {"none", "status", "silent"})),
         broken_status_(broken_ == "status"),
         crash_(args.get_choice("crash", "none", {"none", "create", "access", "abort"})),
+        hang_(args.get_choice("hang", "none", {"none", "access"}) == "access"),
+        hang_marker_(args.get_string("hang_marker", "")),
         bytes_(size_),
         peq_(this, &TestRam::phase_due) {
     if (args.has("fail")) throw std::invalid_argument(args.get_string("fail", ""));
@@ -81,6 +88,10 @@ class TestRam : public par::plugin::TargetModel {
     volatile std::uintptr_t address = 16;
     *reinterpret_cast<volatile int*>(address) = 1;
   }
+  [[noreturn]] void hang() const {
+    if (!hang_marker_.empty()) std::ofstream(hang_marker_) << "stuck\n";
+    for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   void serve(tlm::tlm_generic_payload& tx) {
     if (crash_ == "access") crash();
     if (crash_ == "abort") std::abort();
@@ -96,6 +107,7 @@ class TestRam : public par::plugin::TargetModel {
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
   }
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+    if (hang_) hang();
     serve(tx);
     if (broken_status_) tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     delay += latency_;
@@ -111,6 +123,7 @@ class TestRam : public par::plugin::TargetModel {
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase == tlm::BEGIN_REQ && broken_ == "silent") return tlm::TLM_ACCEPTED;  // and nothing ever after
+    if (hang_) hang();
     if (phase == tlm::BEGIN_REQ) {
       if (!tx.has_mm()) ++violations_;
       if (request_open_) ++violations_;  // request exclusion
@@ -183,6 +196,8 @@ class TestRam : public par::plugin::TargetModel {
   std::string broken_;
   bool broken_status_;
   std::string crash_;
+  bool hang_;
+  std::string hang_marker_;
   std::vector<unsigned char> bytes_;
   tlm_utils::peq_with_cb_and_phase<TestRam> peq_;
   std::deque<tlm::tlm_generic_payload*> responses_;

@@ -1,21 +1,27 @@
 // Helpers for end-to-end tests that run the parsys executable (PARSYS_BIN) as a user would:
-// exit status, combined output, temporary directories and the files a run writes.
+// exit status, combined output, temporary directories (temp_dir.hpp) and the files a run writes.
 #pragma once
 
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "temp_dir.hpp"
 
 namespace par::testing {
 
@@ -88,16 +94,6 @@ inline std::string source_path(const std::string& relative) { return std::string
 inline std::string kernel_file(const std::string& name) { return source_path("sw/kernels/" + name); }
 inline std::string config_file(const std::string& name) { return source_path("platform/configs/" + name); }
 
-// An empty directory of its own for one test (and for its variant with PARSYS_TEST_RUN_ARGS,
-// which ctest may run at the same time).
-inline std::string temp_dir(const std::string& name) {
-  const char* extra = std::getenv("PARSYS_TEST_RUN_ARGS");
-  const std::string variant = extra != nullptr && *extra != '\0' ? "_" + std::to_string(std::hash<std::string>{}(extra)) : "";
-  const std::string d = std::string(::testing::TempDir()) + "parsys_cli_" + name + variant;
-  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
-  return d;
-}
-
 inline std::string write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
   return path;
@@ -116,5 +112,65 @@ inline nlohmann::json read_json(const std::string& path) {
 }
 
 inline bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+struct SignalledRun {
+  bool ready = false;  // ready() held (and the handler was in place) before the upper bound
+  int status = -1;     // exit status; 128 + the signal when killed by one
+  std::string out;     // stdout and stderr
+};
+
+namespace detail {
+// Whether process `pid` is parsys itself (not the shell that starts it) and catches SIGINT: it
+// has installed its Ctrl-C handler (SigCgt in /proc/PID/status).
+inline bool parsys_catches_sigint(pid_t pid) {
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  if (!std::getline(comm, name) || name != "parsys") return false;
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (SIGINT - 1) & 1) != 0;
+  return false;
+}
+}  // namespace detail
+
+// Runs `parsys ARGS` in the background and sends it `sig` once it has installed its Ctrl-C
+// handler and ready(output so far) holds (a marker it prints, a file it writes): a signal sent
+// after a fixed delay may come before the handler on a loaded machine. Gives up after
+// `max_wait_s` (the process is killed, `ready` stays false); then waits for the end.
+inline SignalledRun parsys_signalled(const std::string& args, int sig,
+                                     const std::function<bool(const std::string&)>& ready, double max_wait_s = 60) {
+  SignalledRun r;
+  char out_path[] = "/tmp/parsys_signalled_XXXXXX";
+  const int fd = mkstemp(out_path);
+  if (fd < 0) return r;
+  const std::string cmd = "exec " + std::string(PARSYS_BIN) + " " + with_test_run_args(args);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fd);
+  int st = 0;
+  bool ended = pid < 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_wait_s);
+  while (!ended && std::chrono::steady_clock::now() < deadline) {
+    if (detail::parsys_catches_sigint(pid) && ready(read_file(out_path))) {
+      r.ready = true;
+      break;
+    }
+    ended = waitpid(pid, &st, WNOHANG) == pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) {
+    kill(pid, r.ready ? sig : SIGKILL);
+    waitpid(pid, &st, 0);
+  }
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+  r.out = read_file(out_path);
+  std::remove(out_path);
+  return r;
+}
 
 }  // namespace par::testing

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "../support/temp_dir.hpp"
 #include "par/trace/timeline.hpp"
 #include "trace_test_util.hpp"
 
@@ -353,7 +354,7 @@ TEST(Timeline, TrackRefIsANoOpWithoutATimeline) {
 
 TEST(Timeline, WritesFilesAndReportsFailures) {
   Timeline tl = platform_like();
-  const std::string path = std::string(::testing::TempDir()) + "parsys_trace_timeline.json";
+  const std::string path = par::testing::temp_dir("timeline") + "/timeline.json";
   std::string error;
   ASSERT_TRUE(tl.write_json_file(path, &error)) << error;
   std::ifstream in(path);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../support/temp_dir.hpp"
 #include "par/trace/vcd_writer.hpp"
 
 namespace par::trace {
@@ -261,7 +262,7 @@ TEST(Vcd, WritesFilesAndReportsFailures) {
   VcdWriter vcd;
   vcd.set_date("d");
   vcd.change(vcd.signal("a", 1), 5, 1);
-  const std::string path = std::string(::testing::TempDir()) + "parsys_trace_test.vcd";
+  const std::string path = par::testing::temp_dir("vcd") + "/test.vcd";
   std::string error;
   ASSERT_TRUE(vcd.write_file(path, &error)) << error;
   EXPECT_EQ(read_file(path), text_of(vcd));

@@ -127,6 +127,8 @@ void detail::remember_plugin_code(void* handle, const std::string& label) {
   ::dl_iterate_phdr(remember_segments, &want);
 }
 
+const char* plugin_call_in_progress() { return detail::current_plugin_call.load(std::memory_order_relaxed); }
+
 void install_crash_reporter() {
   if (installed.exchange(true)) return;
   ensure_signal_stack();

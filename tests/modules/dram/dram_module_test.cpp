@@ -117,6 +117,34 @@ TEST(DramModule, Ddr333IdleClosedRowReadIsCloseTo51ns) {
   });
 }
 
+// latency_model = fixed: every access takes exactly fixed_latency_ns whatever its size, row and
+// what else is in flight (no queue, no bandwidth limit), data as with the timing model.
+TEST(DramModule, FixedLatencyModelTakesTheSameTimeForEveryAccess) {
+  par::testing::run_isolated([] {
+    par::testing::TlmHarness h;
+    DramConfig c = preset_config(Preset::Ddr_333);
+    c.latency_model = LatencyModel::Fixed;
+    c.fixed_latency_ns = 51;
+    c.queue_depth = 1;  // no effect: nothing queues
+    Dram d("dram", c);
+    h.out.bind(d.in);
+    h.at(sc_time(0, SC_NS)).write(address_of(d, 0, 0), {1, 2, 3, 4, 5, 6, 7, 8});
+    h.at(sc_time(0, SC_NS)).read(address_of(d, 0, 1), 4096);    // the same time, a row conflict, 128 bursts' worth
+    h.at(sc_time(100, SC_NS)).read(address_of(d, 0, 0), 8);     // the data written
+    h.at(sc_time(3, SC_NS)).read(address_of(d, 1, 7) + 16, 16);  // off a clock edge
+    h.run();
+    for (std::size_t i = 0; i < h.size(); ++i) EXPECT_EQ(h.result(i).latency, sc_time(51, SC_NS)) << i;
+    EXPECT_EQ(h.result(2).read_data, (std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+    EXPECT_EQ(stat(d, "reads"), 3);
+    EXPECT_EQ(stat(d, "writes"), 1);
+    EXPECT_EQ(stat(d, "read_bytes"), 8 + 4096 + 16);
+    EXPECT_NEAR(stat(d, "avg_latency"), 51, 1e-9);
+    EXPECT_NEAR(stat(d, "time_ns"), 151, 1e-9);  // the latest completion
+    EXPECT_EQ(stat(d, "bursts"), 0);
+    EXPECT_EQ(stat(d, "queue_stalls"), 0);
+  });
+}
+
 TEST(DramModule, DataSurvivesOddSizesAndAlignmentsAcrossBurstRowAndChannelBoundaries) {
   par::testing::run_isolated([] {
     par::testing::TlmHarness h;

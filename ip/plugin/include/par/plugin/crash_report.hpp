@@ -18,4 +18,8 @@ namespace par::plugin {
 // nothing). Handlers installed before (a sanitizer's) still run afterwards.
 void install_crash_reporter();
 
+// The plug-in call parsys is executing now ("plug-in 'x.so' (name by vendor), model dram.model"),
+// or null; safe from any thread (the run watchdog names a plug-in that does not return with it).
+const char* plugin_call_in_progress();
+
 }  // namespace par::plugin
