@@ -41,15 +41,63 @@ TEST(TimelineBounds, MaxEventsKeepsTheFirstAndCountsTheRestPerCategory) {
   EXPECT_EQ(tl.dropped_by_category(),
             (std::vector<std::pair<std::string, std::uint64_t>>{{"core", 2}, {"counter", 1}, {"dram", 2}}));
 
+  // The earliest dropped event: the dram instant at 1 ns; everything before it is in the file.
+  EXPECT_EQ(tl.complete_until(), ns(1));
   const json doc = parse(tl);
-  EXPECT_EQ(non_metadata(doc), 10u);
+  EXPECT_EQ(non_metadata(doc), 11u);  // the kept events and the marker
+  const std::vector<json> marks = events_of(doc, "i");
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0].at("s"), "g");
+  EXPECT_EQ(marks[0].at("cat"), "trace");
+  EXPECT_EQ(marks[0].at("ts"), 0.001);
+  EXPECT_EQ(marks[0].at("name"), "trace incomplete from here: 5 events dropped (trace.max_events / trace.category_max)");
+  EXPECT_EQ(marks[0].at("args").at("events_dropped"), 5);
   const json& t = doc.at("otherData").at("trace");
+  EXPECT_EQ(t.at("complete_until_us"), 0.001);
+  EXPECT_EQ(t.at("last_event_us"), 0.115);
   EXPECT_EQ(t.at("events_recorded"), 10);
   EXPECT_EQ(t.at("events_dropped"), 5);
   EXPECT_EQ(t.at("max_events"), 10);
   EXPECT_EQ(t.at("dropped_by_category"), json::parse(R"({"core":2,"counter":1,"dram":2})"));
   // The tracks still exist, even the one whose events were all dropped.
   EXPECT_EQ(events_of(doc, "M").size(), 2u * 2 + 2u * 2);
+}
+
+TEST(TimelineBounds, AnUnboundedTraceIsCompleteToTheEnd) {
+  Timeline tl;
+  tl.interval(tl.track("core0", "busy"), "busy", "core", ns(1), ns(2));
+  EXPECT_EQ(tl.complete_until(), kEndOfTime);
+  const json doc = parse(tl);
+  EXPECT_TRUE(doc.at("otherData").at("trace").at("complete_until_us").is_null());
+  EXPECT_TRUE(events_of(doc, "i").empty());
+}
+
+// Counters under counter_interval: equal values merge; a change sooner than the interval after
+// the last kept sample is held (the latest wins) and kept when a later change comes at least the
+// interval after the last kept one, or at the end.
+TEST(TimelineBounds, CountersKeepChangesAtLeastTheIntervalApart) {
+  TimelineLimits lim;
+  lim.counter_interval = ns(100);
+  Timeline tl(lim);
+  const TrackId link = tl.track("link", "h2d");
+  const double values[] = {1, 1, 2, 3, 2, 5, 5, 7, 4};
+  const Ps times[] = {0, 10, 20, 30, 40, 150, 160, 170, 400};
+  for (int k = 0; k < 9; ++k) tl.counter(link, "queue", ns(times[k]), values[k]);
+  // 1 @0 kept, 1 @10 merged; 2, 3, 2 held in turn; 5 @150 (>= 100 after 0) first keeps the held
+  // 2 @40, then itself (110 after 40); 5 @160 merged; 7 @170 held; 4 @400 keeps 7 @170, then itself.
+  const std::vector<json> c = events_of(parse(tl), "C");
+  std::vector<std::pair<double, double>> got;  // (ts us, value)
+  for (const json& e : c) got.emplace_back(e.at("ts").get<double>(), e.at("args").at("value").get<double>());
+  EXPECT_EQ(got, (std::vector<std::pair<double, double>>{{0, 1}, {0.04, 2}, {0.15, 5}, {0.17, 7}, {0.4, 4}}));
+  EXPECT_EQ(tl.recorded("counter"), 5u);
+  EXPECT_EQ(tl.counter_samples_merged(), 4u);  // 1 @10, 2 @20 and 3 @30 replaced, 5 @160
+  // A held change at the end of the run is written at its time.
+  tl.counter(link, "queue", ns(450), 9);
+  const std::vector<json> last = events_of(parse(tl), "C");
+  ASSERT_EQ(last.size(), 6u);
+  EXPECT_EQ(last.back().at("ts"), 0.45);
+  EXPECT_EQ(last.back().at("args").at("value"), 9);
+  EXPECT_EQ(parse(tl).at("otherData").at("trace").at("counter_interval_us"), 0.1);
 }
 
 TEST(TimelineBounds, CategoryCapsLimitOneCategoryOnly) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "par/trace/timeline.hpp"
 
@@ -83,11 +84,12 @@ bool Timeline::wanted(std::uint32_t category) {
   return false;
 }
 
-bool Timeline::admit(std::uint32_t category) {
+bool Timeline::admit(std::uint32_t category, Ps t) {
   CategoryCount& c = category_counts_[category];
   if (events_.size() >= limits_.max_events || c.recorded >= c.cap) {
     ++c.dropped;
     ++dropped_;
+    first_dropped_ = std::min(first_dropped_, t);
     return false;
   }
   ++c.recorded;
@@ -125,7 +127,7 @@ void Timeline::interval(TrackId track, std::string_view name, std::string_view c
     ++outside_window_;
     return;
   }
-  if (!admit(cat)) return;
+  if (!admit(cat, begin)) return;
   push(Phase::Complete, track, names_.intern(name), cat, begin, end - begin, args);
 }
 
@@ -138,7 +140,7 @@ void Timeline::interval(TrackId track, NameId name, CategoryId cat, Ps begin, Ps
     ++outside_window_;
     return;
   }
-  if (!admit(cat.index)) return;
+  if (!admit(cat.index, begin)) return;
   push(Phase::Complete, track, name.index, cat.index, begin, end - begin, args);
 }
 
@@ -151,7 +153,7 @@ void Timeline::instant(TrackId track, std::string_view name, std::string_view ca
     ++outside_window_;
     return;
   }
-  if (!admit(cat)) return;
+  if (!admit(cat, t)) return;
   push(Phase::Instant, track, names_.intern(name), cat, t, 0, args);
 }
 
@@ -163,7 +165,7 @@ void Timeline::instant(TrackId track, NameId name, CategoryId cat, Ps t, Args ar
     ++outside_window_;
     return;
   }
-  if (!admit(cat.index)) return;
+  if (!admit(cat.index, t)) return;
   push(Phase::Instant, track, name.index, cat.index, t, 0, args);
 }
 
@@ -181,7 +183,7 @@ void Timeline::counter(TrackId track, NameId name, Ps t, double value) {
 void Timeline::record_counter(TrackId track, std::uint32_t name, Ps t, double value) {
   counter_used_ = true;
   if (!wanted(counter_category_)) return;
-  if (!std::isfinite(value)) {
+  if (!std::isfinite(value)) {  // not a bound: the trace stays complete
     ++category_counts_[counter_category_].dropped;
     ++dropped_;
     return;
@@ -198,8 +200,66 @@ void Timeline::record_counter(TrackId track, std::uint32_t name, Ps t, double va
     ++outside_window_;
     return;
   }
-  if (!admit(counter_category_)) return;
+  if (limits_.counter_interval > 0) {
+    sample_counter(track, name, t, value);
+    return;
+  }
+  keep_counter(track, name, t, value);
+}
+
+bool Timeline::keep_counter(TrackId track, std::uint32_t name, Ps t, double value) {
+  if (!admit(counter_category_, t)) return false;
   push(Phase::Counter, track, name, counter_category_, t, bits_of(value), {});
+  return true;
+}
+
+// Change-only with a minimum interval per series (README "Counters"): a value equal to the last
+// kept one is merged; a change less than counter_interval after the last kept sample is held
+// (the latest held value wins) and kept when the series' next change comes at least the interval
+// later, or when the file is written. Samples older than the last kept one (modules that ran
+// ahead) are kept as they come.
+void Timeline::sample_counter(TrackId track, std::uint32_t name, Ps t, double value) {
+  const Ps interval = limits_.counter_interval;
+  CounterSeries& c = series_[(std::uint64_t{track.index} << 32) | name];
+  if (c.kept && t < c.t) {
+    keep_counter(track, name, t, value);
+    return;
+  }
+  if (c.held && t - c.t >= interval) {
+    c.held = false;
+    if (c.held_value != c.value && keep_counter(track, name, c.held_t, c.held_value)) {
+      c.t = c.held_t;
+      c.value = c.held_value;
+    }
+  }
+  if (c.kept && !c.held && value == c.value) {
+    ++counters_merged_;
+    return;
+  }
+  if (!c.kept || t - c.t >= interval) {
+    if (keep_counter(track, name, t, value)) {
+      c.kept = true;
+      c.t = t;
+      c.value = value;
+    }
+    return;
+  }
+  if (c.held) ++counters_merged_;
+  c.held = true;
+  c.held_t = t;
+  c.held_value = value;
+}
+
+std::vector<Timeline::HeldCounter> Timeline::held_counters() const {
+  std::vector<HeldCounter> out;
+  for (const auto& [key, c] : series_)
+    if (c.held && c.held_value != c.value)
+      out.push_back(HeldCounter{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key & 0xffffffffu),
+                                c.held_t, c.held_value});
+  std::sort(out.begin(), out.end(), [](const HeldCounter& a, const HeldCounter& b) {
+    return std::tie(a.track, a.name) < std::tie(b.track, b.name);
+  });
+  return out;
 }
 
 void Timeline::set_info(std::string_view key, std::string_view value) {

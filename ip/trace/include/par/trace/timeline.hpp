@@ -124,6 +124,9 @@ struct TimelineLimits {
   // at `from`, so counters start at the right level.
   Ps from = 0;
   Ps to = kEndOfTime;
+  // Counter samples: 0 keeps every call; otherwise change-only with at least this many ps
+  // between the kept samples of one series (Timeline::counter).
+  Ps counter_interval = 0;
 };
 
 class Timeline {
@@ -163,6 +166,11 @@ class Timeline {
   std::uint64_t recorded(std::string_view category) const;
   // Events refused by max_events or a category cap (outside-window events are not "dropped").
   std::uint64_t dropped() const noexcept { return dropped_; }
+  // The earliest time of an event refused by a bound (kEndOfTime when none): every event before
+  // it is in the trace. The file records it ("complete_until_us" and a global instant).
+  Ps complete_until() const noexcept { return first_dropped_; }
+  // Counter samples merged by TimelineLimits::counter_interval (equal values, changes held).
+  std::uint64_t counter_samples_merged() const noexcept { return counters_merged_; }
   std::uint64_t dropped(std::string_view category) const;
   // (category, dropped) for every category that dropped something, sorted by name.
   std::vector<std::pair<std::string, std::uint64_t>> dropped_by_category() const;
@@ -234,10 +242,29 @@ class Timeline {
   bool in_window(Ps begin, Ps end) const noexcept;
   // Counts the event as filtered out and returns false when its category is not recorded.
   bool wanted(std::uint32_t category);
-  bool admit(std::uint32_t category);
+  bool admit(std::uint32_t category, Ps t);
   void push(Phase phase, TrackId track, std::uint32_t name, std::uint32_t category, Ps ts,
             std::uint64_t extra, Args args);
   void record_counter(TrackId track, std::uint32_t name, Ps t, double value);
+  bool keep_counter(TrackId track, std::uint32_t name, Ps t, double value);
+  void sample_counter(TrackId track, std::uint32_t name, Ps t, double value);
+  // One counter series under counter_interval: the last kept sample and the one held back.
+  struct CounterSeries {
+    Ps t = 0;
+    double value = 0;
+    bool kept = false;
+    bool held = false;
+    Ps held_t = 0;
+    double held_value = 0;
+  };
+  struct HeldCounter {
+    std::uint32_t track;
+    std::uint32_t name;
+    Ps ts;
+    double value;
+  };
+  // Held samples that differ from their series' last kept value, in (track, name) order.
+  std::vector<HeldCounter> held_counters() const;
 
   TimelineLimits limits_;
   detail::ChunkedVector<Event> events_;
@@ -253,6 +280,9 @@ class Timeline {
   std::unordered_map<std::uint64_t, CounterBeforeWindow> counters_before_window_;
   std::vector<std::pair<std::string, std::string>> info_;
   std::uint64_t dropped_ = 0;
+  Ps first_dropped_ = kEndOfTime;
+  std::unordered_map<std::uint64_t, CounterSeries> series_;  // key: track << 32 | name
+  std::uint64_t counters_merged_ = 0;
   std::uint64_t outside_window_ = 0;
   std::uint64_t filtered_out_ = 0;
   bool counter_used_ = false;
