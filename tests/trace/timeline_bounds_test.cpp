@@ -54,7 +54,7 @@ TEST(TimelineBounds, MaxEventsKeepsTheFirstAndCountsTheRestPerCategory) {
   EXPECT_EQ(marks[0].at("args").at("events_dropped"), 5);
   const json& t = doc.at("otherData").at("trace");
   EXPECT_EQ(t.at("complete_until_us"), 0.001);
-  EXPECT_EQ(t.at("last_event_us"), 0.115);
+  EXPECT_EQ(t.at("last_event_us"), 0.095);  // the tenth core interval, 90..95 ns
   EXPECT_EQ(t.at("events_recorded"), 10);
   EXPECT_EQ(t.at("events_dropped"), 5);
   EXPECT_EQ(t.at("max_events"), 10);
@@ -119,7 +119,8 @@ TEST(TimelineBounds, CategoryCapsLimitOneCategoryOnly) {
   EXPECT_EQ(tl.dropped_by_category(),
             (std::vector<std::pair<std::string, std::uint64_t>>{{"dram", 3}, {"l2", 5}}));
   const json doc = parse(tl);
-  EXPECT_EQ(non_metadata(doc), 7u);
+  EXPECT_EQ(non_metadata(doc), 8u);  // and the marker of the first dropped event (the l2 instant at 0)
+  EXPECT_EQ(doc.at("otherData").at("trace").at("complete_until_us"), 0);
   const json& t = doc.at("otherData").at("trace");
   EXPECT_EQ(t.at("category_max"), json::parse(R"({"dram":2,"l2":0})"));
   EXPECT_EQ(t.at("recorded_by_category"), json::parse(R"({"core":5,"dram":2})"));
@@ -256,7 +257,7 @@ TEST(TimelineBounds, ACategoryListRecordsOnlyThoseCategories) {
   EXPECT_EQ(tl.unused_categories(), (std::vector<std::string>{"l2", "typo"}));
 
   const json doc = parse(tl);
-  EXPECT_EQ(non_metadata(doc), 3u);
+  EXPECT_EQ(non_metadata(doc), 4u);  // and the marker of the dropped dram interval
   const json& t = doc.at("otherData").at("trace");
   EXPECT_EQ(t.at("events_filtered_out"), 6);
   EXPECT_EQ(t.at("categories"), json::parse(R"(["counter","dram","typo"])"));

@@ -97,7 +97,7 @@ TEST(DramTrace, NullTimelineRecordsNothingAndKeepsTheLatencies) {
 }
 
 // The bank's command row (DRAMSys style): the script's miss, hit, conflict and two-burst hit give
-// ACT RD | RD | PRE ACT RD | RD RD on ch0 bank0, each command over the time before the bank's next
+// ACT RD | RD | PRE ACT RD | RD RD on ch0 rank0 bank0 (DDR-333 has two ranks), each command over the time before the bank's next
 // one may follow (tRCD, tCCD, tRP), in a properly nested row.
 TEST(DramTrace, BankCommandsOfAKnownPattern) {
   par::testing::run_isolated([] {
@@ -109,12 +109,12 @@ TEST(DramTrace, BankCommandsOfAKnownPattern) {
     script(h, d);
     h.run(sc_time(10, sc_core::SC_US));
     const std::vector<RecordedEvent> all = recorded_events(tl);
-    const std::vector<RecordedEvent> ev = on_track(all, "dram/ch0 bank0");
+    const std::vector<RecordedEvent> ev = on_track(all, "dram/ch0 rank0 bank0");
     std::string names;
     for (const RecordedEvent& e : ev) names += (names.empty() ? "" : " ") + e.name;
     EXPECT_EQ(names, "ACT RD RD PRE ACT RD RD RD");
-    EXPECT_TRUE(on_track(all, "dram/ch0 bank0 #2").empty());  // no overlap
-    EXPECT_TRUE(on_track(all, "dram/ch0 bank1").empty());
+    EXPECT_TRUE(on_track(all, "dram/ch0 rank0 bank0 #2").empty());  // no overlap
+    EXPECT_TRUE(on_track(all, "dram/ch0 rank0 bank1").empty());
     EXPECT_EQ(tl.recorded("dram_cmd"), 8u);
     const EngineParams& p = d.engine().params();
     const auto ps = [&](Tick t) { return static_cast<std::uint64_t>(t) * static_cast<std::uint64_t>(d.tick_time(1).value()); };
@@ -132,7 +132,7 @@ TEST(DramTrace, BankCommandsOfAKnownPattern) {
 }
 
 // With refresh on, every refresh window up to the latest completion is a REF on each bank row of
-// the rank, from the precharge-all to the end of tRFC.
+// its rank, from the precharge-all to the end of tRFC.
 TEST(DramTrace, RefreshesOnEveryBankRow) {
   par::testing::run_isolated([] {
     trace::Timeline tl;
@@ -147,10 +147,17 @@ TEST(DramTrace, RefreshesOnEveryBankRow) {
     h.at(d.tick_time(2 * p.tREFI + p.tRFC + 10)).read(0, 32);
     h.run(sc_time(100, sc_core::SC_US));
     const std::vector<RecordedEvent> all = recorded_events(tl);
-    for (unsigned b = 0; b < d.config().banks; ++b) {
+    const auto refs_on = [&](const std::string& track) {
       std::vector<RecordedEvent> refs;
-      for (const RecordedEvent& e : on_track(all, "dram/ch0 bank" + std::to_string(b)))
+      for (const RecordedEvent& e : on_track(all, track))
         if (e.name == "REF") refs.push_back(e);
+      return refs;
+    };
+    ASSERT_EQ(d.config().ranks, 2u);
+    for (unsigned b = 0; b < d.config().banks; ++b) {
+      // Rank 1 refreshes half a tREFI later (staggered): at 1.5 tREFI; its next is after the access.
+      EXPECT_EQ(refs_on("dram/ch0 rank1 bank" + std::to_string(b)).size(), 1u) << b;
+      const std::vector<RecordedEvent> refs = refs_on("dram/ch0 rank0 bank" + std::to_string(b));
       ASSERT_EQ(refs.size(), 2u) << b;
       for (std::size_t k = 0; k < 2; ++k) {
         EXPECT_EQ(refs[k].end_ps - refs[k].begin_ps, d.tick_time(p.tRPab + p.tRFC).value()) << b << " " << k;
