@@ -72,32 +72,34 @@ TEST(TimelineBounds, AnUnboundedTraceIsCompleteToTheEnd) {
   EXPECT_TRUE(events_of(doc, "i").empty());
 }
 
-// Counters under counter_interval: equal values merge; a change sooner than the interval after
-// the last kept sample is held (the latest wins) and kept when a later change comes at least the
-// interval after the last kept one, or at the end.
-TEST(TimelineBounds, CountersKeepChangesAtLeastTheIntervalApart) {
+// Counters under counter_interval: one sample per series and interval bucket, at the bucket's
+// first sample, with the value of its latest sample in time (call order does not matter); a
+// bucket's first sample equal to the series' latest value is merged.
+TEST(TimelineBounds, CountersKeepOneSamplePerIntervalAndOnlyChanges) {
   TimelineLimits lim;
   lim.counter_interval = ns(100);
   Timeline tl(lim);
   const TrackId link = tl.track("link", "h2d");
-  const double values[] = {1, 1, 2, 3, 2, 5, 5, 7, 4};
-  const Ps times[] = {0, 10, 20, 30, 40, 150, 160, 170, 400};
-  for (int k = 0; k < 9; ++k) tl.counter(link, "queue", ns(times[k]), values[k]);
-  // 1 @0 kept, 1 @10 merged; 2, 3, 2 held in turn; 5 @150 (>= 100 after 0) first keeps the held
-  // 2 @40, then itself (110 after 40); 5 @160 merged; 7 @170 held; 4 @400 keeps 7 @170, then itself.
-  const std::vector<json> c = events_of(parse(tl), "C");
-  std::vector<std::pair<double, double>> got;  // (ts us, value)
-  for (const json& e : c) got.emplace_back(e.at("ts").get<double>(), e.at("args").at("value").get<double>());
-  EXPECT_EQ(got, (std::vector<std::pair<double, double>>{{0, 1}, {0.04, 2}, {0.15, 5}, {0.17, 7}, {0.4, 4}}));
+  const TrackId d2h = tl.track("link", "d2h");
+  const double values[] = {1, 1, 2, 3, 2, 5, 5, 7, 4, 7, 7};
+  const Ps times[] = {0, 10, 20, 30, 40, 150, 160, 170, 400, 120, 520};
+  for (int k = 0; k < 11; ++k) tl.counter(link, "queue", ns(times[k]), values[k]);
+  tl.counter(d2h, "queue", ns(10), 3);  // another series: its own buckets
+  // Bucket 0: 1 @0 updated to 2 (the value @40); bucket 1: 5 @150 updated to 7 (@170; the 7 @120
+  // that comes late is older); bucket 4: 4 @400; 7 @520 starts bucket 5.
+  std::vector<std::pair<double, double>> got;  // (ts us, value) of link/h2d
+  for (const json& e : events_of(parse(tl), "C"))
+    if (e.at("name") == "h2d/queue") got.emplace_back(e.at("ts").get<double>(), e.at("args").at("value").get<double>());
+  EXPECT_EQ(got, (std::vector<std::pair<double, double>>{{0, 2}, {0.15, 7}, {0.4, 4}, {0.52, 7}}));
   EXPECT_EQ(tl.recorded("counter"), 5u);
-  EXPECT_EQ(tl.counter_samples_merged(), 4u);  // 1 @10, 2 @20 and 3 @30 replaced, 5 @160
-  // A held change at the end of the run is written at its time.
-  tl.counter(link, "queue", ns(450), 9);
-  const std::vector<json> last = events_of(parse(tl), "C");
-  ASSERT_EQ(last.size(), 6u);
-  EXPECT_EQ(last.back().at("ts"), 0.45);
-  EXPECT_EQ(last.back().at("args").at("value"), 9);
-  EXPECT_EQ(parse(tl).at("otherData").at("trace").at("counter_interval_us"), 0.1);
+  EXPECT_EQ(tl.counter_samples_merged(), 7u);
+  // Equal to the latest value: merged, no new bucket.
+  tl.counter(link, "queue", ns(700), 7);
+  EXPECT_EQ(tl.recorded("counter"), 5u);
+  EXPECT_EQ(tl.counter_samples_merged(), 8u);
+  const json other = parse(tl).at("otherData").at("trace");
+  EXPECT_EQ(other.at("counter_interval_us"), 0.1);
+  EXPECT_EQ(other.at("counter_samples_merged"), 8);
 }
 
 TEST(TimelineBounds, CategoryCapsLimitOneCategoryOnly) {

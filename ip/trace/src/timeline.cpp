@@ -5,7 +5,6 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
-#include <tuple>
 
 #include "par/trace/timeline.hpp"
 
@@ -213,53 +212,34 @@ bool Timeline::keep_counter(TrackId track, std::uint32_t name, Ps t, double valu
   return true;
 }
 
-// Change-only with a minimum interval per series (README "Counters"): a value equal to the last
-// kept one is merged; a change less than counter_interval after the last kept sample is held
-// (the latest held value wins) and kept when the series' next change comes at least the interval
-// later, or when the file is written. Samples older than the last kept one (modules that ran
-// ahead) are kept as they come.
+// Counters under counter_interval (README "Counters"): one sample per series and interval of time
+// (buckets [k * interval, (k + 1) * interval)). The first sample of a bucket is kept at its time;
+// later samples of the bucket (in any call order) update that sample to the value of the latest
+// of them in time. A bucket's first sample that equals the series' latest value is merged.
 void Timeline::sample_counter(TrackId track, std::uint32_t name, Ps t, double value) {
-  const Ps interval = limits_.counter_interval;
-  CounterSeries& c = series_[(std::uint64_t{track.index} << 32) | name];
-  if (c.kept && t < c.t) {
-    keep_counter(track, name, t, value);
+  const std::uint64_t series = (std::uint64_t{track.index} << 32) | name;
+  const BucketKey key{series, t / limits_.counter_interval};
+  CounterSeries& c = series_[series];
+  const auto update_latest = [&] {
+    if (!c.kept || t >= c.t) c = CounterSeries{t, value, true};
+  };
+  if (const auto it = buckets_.find(key); it != buckets_.end()) {
+    ++counters_merged_;
+    CounterBucket& b = it->second;
+    if (t >= b.latest) {
+      b.latest = t;
+      events_.at(b.event).extra = bits_of(value);
+    }
+    update_latest();
     return;
   }
-  if (c.held && t - c.t >= interval) {
-    c.held = false;
-    if (c.held_value != c.value && keep_counter(track, name, c.held_t, c.held_value)) {
-      c.t = c.held_t;
-      c.value = c.held_value;
-    }
-  }
-  if (c.kept && !c.held && value == c.value) {
+  if (c.kept && t >= c.t && value == c.value) {
     ++counters_merged_;
     return;
   }
-  if (!c.kept || t - c.t >= interval) {
-    if (keep_counter(track, name, t, value)) {
-      c.kept = true;
-      c.t = t;
-      c.value = value;
-    }
-    return;
-  }
-  if (c.held) ++counters_merged_;
-  c.held = true;
-  c.held_t = t;
-  c.held_value = value;
-}
-
-std::vector<Timeline::HeldCounter> Timeline::held_counters() const {
-  std::vector<HeldCounter> out;
-  for (const auto& [key, c] : series_)
-    if (c.held && c.held_value != c.value)
-      out.push_back(HeldCounter{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key & 0xffffffffu),
-                                c.held_t, c.held_value});
-  std::sort(out.begin(), out.end(), [](const HeldCounter& a, const HeldCounter& b) {
-    return std::tie(a.track, a.name) < std::tie(b.track, b.name);
-  });
-  return out;
+  if (!keep_counter(track, name, t, value)) return;
+  buckets_.emplace(key, CounterBucket{events_.size() - 1, t});
+  update_latest();
 }
 
 void Timeline::set_info(std::string_view key, std::string_view value) {

@@ -82,8 +82,7 @@ class Timeline::JsonWriter {
   }
 
  private:
-  // A counter value written without a recorded event: the value before the window (at its
-  // start) or a sample still held back by counter_interval (at its time).
+  // A counter's value before the window, written at the window's start.
   struct CarriedCounter {
     std::uint32_t track;
     std::uint32_t name;
@@ -143,10 +142,6 @@ class Timeline::JsonWriter {
     std::sort(carried_.begin(), carried_.end(), [](const CarriedCounter& a, const CarriedCounter& b) {
       return std::tie(a.track, a.name) < std::tie(b.track, b.name);
     });
-    // Held samples after the point where the bound dropped events would show a state the trace
-    // does not have.
-    for (const HeldCounter& h : tl_.held_counters())
-      if (h.ts < tl_.first_dropped_) carried_.push_back(CarriedCounter{h.track, h.name, h.ts, h.value});
     rows_.reserve(carried_.size() + events.size());
     for (std::size_t k = 0; k < carried_.size(); ++k) {
       rows_.push_back(Row{first_tid_[carried_[k].track], carried_[k].ts, 0, k});

@@ -105,9 +105,8 @@ void register_options(simkit::OptionRegistry& reg, TraceConfig& cfg) {
           "Timeline window end: keep only events that start before this time (0: end of run).")
       .range(0, kMaxNs);
   reg.add("trace.counter_interval_ns", cfg.counter_interval_ns,
-          "Timeline counters (queue depths): keep only changes, at least this far apart per counter (a "
-          "change sooner is held and written when the next comes this much later, or at the end); 0: "
-          "every sample.")
+          "Timeline counters (queue depths): at most one sample per counter and interval of this many ns "
+          "(its value at the interval's end) and only changes; 0: every sample.")
       .range(0, kMaxNs);
   reg.add("trace.vcd", cfg.vcd_file,
           "Write a VCD waveform of the selected signals to this file (GTKWave, Surfer).")
