@@ -40,17 +40,28 @@ void script(par::testing::TlmHarness& h, const Dram& d) {
   h.at(d.cycles(300)).read(a1, 64);
 }
 
+// The script on a traced DDR-333 controller: the accesses' results and the controller's timing.
+struct ScriptRun {
+  std::vector<par::testing::TlmAccess> accesses;
+  EngineParams params;
+  std::uint64_t tick_ps = 0;
+};
+ScriptRun run_traced_script(trace::Timeline& tl) {
+  par::testing::TlmHarness h;
+  Dram d("dram", ddr333());
+  d.set_trace(&tl, nullptr);
+  h.out.bind(d.in);
+  script(h, d);
+  h.run(sc_time(10, sc_core::SC_US));
+  ScriptRun run{{}, d.engine().params(), d.tick_time(1).value()};
+  for (std::size_t i = 0; i < h.size(); ++i) run.accesses.push_back(h.result(i));
+  return run;
+}
+
 TEST(DramTrace, OneIntervalPerBurstWithTheRowOutcome) {
   par::testing::run_isolated([] {
     trace::Timeline tl;
-    par::testing::TlmHarness h;
-    Dram d("dram", ddr333());
-    d.set_trace(&tl, nullptr);
-    h.out.bind(d.in);
-    script(h, d);
-    h.run(sc_time(10, sc_core::SC_US));
-    std::vector<par::testing::TlmAccess> r;
-    for (std::size_t i = 0; i < h.size(); ++i) r.push_back(h.result(i));
+    const std::vector<par::testing::TlmAccess> r = run_traced_script(tl).accesses;
     const std::vector<RecordedEvent> ev = on_track(recorded_events(tl), "dram/ch0");
     ASSERT_EQ(ev.size(), 5u);
     EXPECT_EQ(tl.recorded("dram"), 5u);
@@ -97,17 +108,12 @@ TEST(DramTrace, NullTimelineRecordsNothingAndKeepsTheLatencies) {
 }
 
 // The bank's command row (DRAMSys style): the script's miss, hit, conflict and two-burst hit give
-// ACT RD | RD | PRE ACT RD | RD RD on ch0 rank0 bank0 (DDR-333 has two ranks), each command over the time before the bank's next
-// one may follow (tRCD, tCCD, tRP), in a properly nested row.
+// ACT RD | RD | PRE ACT RD | RD RD on ch0 rank0 bank0 (DDR-333 has two ranks), each command over
+// the time before the bank's next one may follow (tRCD, tCCD, tRP), in a properly nested row.
 TEST(DramTrace, BankCommandsOfAKnownPattern) {
   par::testing::run_isolated([] {
     trace::Timeline tl;
-    par::testing::TlmHarness h;
-    Dram d("dram", ddr333());
-    d.set_trace(&tl, nullptr);
-    h.out.bind(d.in);
-    script(h, d);
-    h.run(sc_time(10, sc_core::SC_US));
+    const ScriptRun run = run_traced_script(tl);
     const std::vector<RecordedEvent> all = recorded_events(tl);
     const std::vector<RecordedEvent> ev = on_track(all, "dram/ch0 rank0 bank0");
     std::string names;
@@ -116,8 +122,8 @@ TEST(DramTrace, BankCommandsOfAKnownPattern) {
     EXPECT_TRUE(on_track(all, "dram/ch0 rank0 bank0 #2").empty());  // no overlap
     EXPECT_TRUE(on_track(all, "dram/ch0 rank0 bank1").empty());
     EXPECT_EQ(tl.recorded("dram_cmd"), 8u);
-    const EngineParams& p = d.engine().params();
-    const auto ps = [&](Tick t) { return static_cast<std::uint64_t>(t) * static_cast<std::uint64_t>(d.tick_time(1).value()); };
+    const EngineParams& p = run.params;
+    const auto ps = [&](Tick t) { return static_cast<std::uint64_t>(t) * run.tick_ps; };
     const std::uint64_t lengths[] = {ps(p.tRCD), ps(p.tCCD), ps(p.tCCD), ps(p.tRP), ps(p.tRCD), ps(p.tCCD), ps(p.tCCD), ps(p.tCCD)};
     for (std::size_t i = 0; i < ev.size() && i < 8; ++i) {
       EXPECT_EQ(ev[i].cat, "dram_cmd") << i;
