@@ -68,23 +68,80 @@ Tick Dram::tick_at_or_after(const sc_time& t) const {
 
 // --- tracing ------------------------------------------------------------------------------------
 
-void Dram::set_trace(trace::Timeline* timeline, trace::VcdWriter*) {
+void Dram::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
   channel_tracks_.clear();
+  bank_tracks_.clear();
+  queue_signals_.clear();
+  tracing_ = false;
+  const std::string name = basename();  // "dram", "host_mem"
+  if (vcd != nullptr)
+    for (unsigned c = 0; c < cfg_.channels; ++c) {
+      trace::SignalRef q(vcd, name + ".ch" + std::to_string(c) + ".queue", 8, trace::SignalRef::kCounting);
+      tracing_ = tracing_ || q.enabled();
+      queue_signals_.push_back(q);
+    }
   if (timeline == nullptr) return;
-  for (unsigned c = 0; c < cfg_.channels; ++c)
-    channel_tracks_.emplace_back(timeline, basename(), "ch" + std::to_string(c));  // "dram", "host_mem"
+  tracing_ = true;
+  for (unsigned c = 0; c < cfg_.channels; ++c) {
+    const std::string ch = "ch" + std::to_string(c);
+    channel_tracks_.emplace_back(timeline, name, ch);
+    // One command row per bank, as DRAMSys draws them; the rank only when there are several.
+    for (unsigned r = 0; r < cfg_.ranks; ++r)
+      for (unsigned b = 0; b < cfg_.banks; ++b)
+        bank_tracks_.emplace_back(timeline, name,
+                                  ch + (cfg_.ranks > 1 ? " rank" + std::to_string(r) : "") + " bank" + std::to_string(b));
+  }
   read_name_ = timeline->name("read");
   write_name_ = timeline->name("write");
   dram_category_ = timeline->category("dram");
+  for (int k = 0; k < kCommandKinds; ++k) command_names_[k] = timeline->name(kCommandNames[k]);
+  command_category_ = timeline->category("dram_cmd");
+  refresh_traced_.assign(cfg_.ranks, 0);
 }
+
+trace::Ps Dram::tick_ps(Tick t) const { return static_cast<trace::Ps>(std::llround(static_cast<double>(t) * tick_ps_)); }
 
 void Dram::trace_burst(const BurstRequest& req, const BurstResult& res, std::uint64_t address,
                        unsigned bytes) {
-  const auto ps = [this](Tick t) { return static_cast<trace::Ps>(std::llround(static_cast<double>(t) * tick_ps_)); };
+  if (!queue_signals_.empty()) {  // the request-queue entry: admission to data completion
+    const trace::SignalRef& q = queue_signals_[req.channel];
+    q.add(tick_ps(res.admitted), 1);
+    q.add(tick_ps(res.data_end), -1);
+  }
+  if (channel_tracks_.empty()) return;
   channel_tracks_[req.channel].interval(
-      req.op == Op::Read ? read_name_ : write_name_, dram_category_, ps(req.arrival), ps(res.data_end),
+      req.op == Op::Read ? read_name_ : write_name_, dram_category_, tick_ps(req.arrival), tick_ps(res.data_end),
       {trace::Arg::hex("addr", address), {"bytes", bytes}, {"row", to_string(res.outcome)},
        {"rank", req.rank}, {"bank", req.bank}});
+  // The bank's commands, each over the time before the bank's next command may follow: PRE tRP,
+  // ACT tRCD, RD and WR tCCD (so that a bank's row stays one properly nested row in the viewers;
+  // the data transfer is on the channel's transaction row).
+  const EngineParams& p = engine_.params();
+  const trace::TrackRef& bank = bank_tracks_[(req.channel * cfg_.ranks + req.rank) * cfg_.banks + req.bank];
+  const auto command = [&](Command k, Tick at, Tick until) {
+    bank.interval(command_names_[static_cast<int>(k)], command_category_, tick_ps(at), tick_ps(until),
+                  {{"row", req.row}});
+  };
+  if (res.precharge != kNever) command(Command::Pre, res.precharge, res.precharge + p.tRP);
+  if (res.activate != kNever) command(Command::Act, res.activate, res.activate + p.tRCD);
+  command(req.op == Op::Read ? Command::Rd : Command::Wr, res.column, res.column + p.tCCD);
+  if (res.auto_precharge != kNever) command(Command::Pre, res.auto_precharge, res.auto_precharge + p.tRP);
+}
+
+// Refresh windows (precharge-all, then tRFC) that start up to `until`, as REF on every bank row of
+// their rank; called as the latest completion advances, so the rows show the refreshes that fall
+// among the traced commands.
+void Dram::trace_refreshes(Tick until) {
+  if (bank_tracks_.empty() || !engine_.params().refresh) return;
+  for (unsigned r = 0; r < cfg_.ranks; ++r)
+    for (TimingEngine::Window w = engine_.next_refresh_window(r, refresh_traced_[r]); w.start <= until;
+         w = engine_.next_refresh_window(r, w.start)) {
+      refresh_traced_[r] = w.start;
+      for (unsigned c = 0; c < cfg_.channels; ++c)
+        for (unsigned b = 0; b < cfg_.banks; ++b)
+          bank_tracks_[(c * cfg_.ranks + r) * cfg_.banks + b].interval(
+              command_names_[static_cast<int>(Command::Ref)], command_category_, tick_ps(w.start), tick_ps(w.end));
+    }
 }
 
 // --- data ---------------------------------------------------------------------------------------
@@ -183,7 +240,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     req.arrival = start;
     const BurstResult res = engine_.schedule(req);
     stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns);
-    if (!channel_tracks_.empty()) trace_burst(req, res, a, static_cast<unsigned>(next - a));
+    if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
     done = std::max(done, res.data_end);
     a = next;
   }
@@ -201,6 +258,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     stats_.refreshes += refreshes - refreshes_seen_;
     refreshes_seen_ = refreshes;
     latest_tick_ = done;
+    if (tracing_) trace_refreshes(done);
   }
   return completion;
 }

@@ -56,9 +56,10 @@ class Dram : public sc_core::sc_module {
   bool peek(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const;
   bool poke(std::uint64_t address, const std::uint8_t* src, std::uint64_t len);
 
-  // Tracing (README.md "Tracing"): one interval per burst on dram/ch<c>. Call before sc_start;
-  // null (the default) records nothing and costs one test per burst. `vcd` is accepted for a
-  // uniform platform call and not used (no DRAM signal yet).
+  // Tracing (README.md "Tracing"): one interval per burst on <name>/ch<c>, the bank commands
+  // (ACT, PRE, RD, WR, REF) on <name>/ch<c> bank<b>, and the VCD signal <name>.ch<c>.queue (request
+  // queue occupancy). Call before sc_start; null (the default) records nothing and costs one test
+  // per burst.
   void set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd);
 
  private:
@@ -75,6 +76,8 @@ class Dram : public sc_core::sc_module {
   bool in_range(std::uint64_t address, std::uint64_t len) const;
   void copy_data(tlm::tlm_generic_payload& tx, bool honour_byte_enables);
   void trace_burst(const BurstRequest& req, const BurstResult& res, std::uint64_t address, unsigned bytes);
+  void trace_refreshes(Tick until);
+  trace::Ps tick_ps(Tick t) const;
 
   // Approximately-timed responses: BEGIN_RESP per socket, one at a time (response exclusion).
   void response_due(tlm::tlm_generic_payload& tx, const tlm::tlm_phase& phase);
@@ -107,9 +110,18 @@ class Dram : public sc_core::sc_module {
   std::vector<Port> ports_;
 
   // Tracing; empty / invalid when off.
+  bool tracing_ = false;
   std::vector<trace::TrackRef> channel_tracks_;  // one per channel
+  std::vector<trace::TrackRef> bank_tracks_;     // [channel][rank][bank]
+  std::vector<trace::SignalRef> queue_signals_;  // one per channel
   trace::NameId read_name_, write_name_;
   trace::CategoryId dram_category_;
+  enum class Command { Act, Pre, Rd, Wr, Ref };
+  static constexpr int kCommandKinds = 5;
+  static constexpr const char* kCommandNames[kCommandKinds] = {"ACT", "PRE", "RD", "WR", "REF"};
+  trace::NameId command_names_[kCommandKinds];
+  trace::CategoryId command_category_;
+  std::vector<Tick> refresh_traced_;  // per rank: start of the last refresh window traced
 };
 
 }  // namespace par::dram

@@ -66,6 +66,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     }
     ++stats_.fills;
     core_.mshrs.allocate(line, start, ready);
+    if (mshr_signal_.enabled()) mshr_signal_.occupy(to_ps(start), to_ps(ready));
   } else {
     ++stats_.write_validates;
   }

@@ -29,6 +29,7 @@
 #include "par/cachekit/mshr_file.hpp"
 #include "par/cachekit/request.hpp"
 #include "par/cachekit/tick.hpp"
+#include "par/trace/vcd_writer.hpp"
 
 namespace par::l2 {
 
@@ -58,6 +59,12 @@ class BankModel {
   const MshrFile& mshrs() const { return core_.mshrs; }
   Tick period() const { return core_.period; }
   BankStats& stats() { return stats_; }
+  // VCD: the MSHRs in use over time (a counting signal; each fill holds one from its miss until
+  // the line is back). `ps_per_tick` converts the model's ticks.
+  void set_mshr_signal(trace::SignalRef signal, double ps_per_tick) {
+    mshr_signal_ = signal;
+    ps_per_tick_ = ps_per_tick;
+  }
 
  private:
   Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
@@ -73,6 +80,9 @@ class BankModel {
   CacheCore core_;
   TagArray& tags_;  // core_.tags
   std::vector<std::uint8_t> fill_buf_;
+  trace::SignalRef mshr_signal_;
+  double ps_per_tick_ = 1;
+  trace::Ps to_ps(Tick t) const { return static_cast<trace::Ps>(static_cast<double>(t) * ps_per_tick_ + 0.5); }
 };
 
 }  // namespace par::l2

@@ -38,6 +38,12 @@ unsigned int L2Bank::transport_dbg(tlm::tlm_generic_payload& tx) {
   return serve_debug(*model_, model_->geometry().line_bytes(), tx);
 }
 
+void L2Bank::set_trace(trace::VcdWriter* vcd) {
+  // The model's ticks are time-resolution units.
+  model_->set_mshr_signal(trace::SignalRef(vcd, std::string(name()) + ".mshrs", 8, trace::SignalRef::kCounting),
+                          sc_core::sc_get_time_resolution().to_seconds() * 1e12);
+}
+
 sc_time L2Bank::flush_timed(const sc_time& at, bool invalidate) {
   return to_time(model_->flush(to_tick(at), invalidate));
 }

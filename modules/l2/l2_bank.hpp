@@ -20,6 +20,7 @@
 #include "par/cachekit/cache_tlm.hpp"
 #include "l2_config.hpp"
 #include "par/simkit/stats.hpp"
+#include "par/trace/vcd_writer.hpp"
 
 namespace par::l2 {
 
@@ -38,6 +39,9 @@ class L2Bank : public sc_core::sc_module {
   unsigned index() const { return index_; }
   simkit::StatGroup& stats() { return stats_; }
   BankModel& model() { return *model_; }
+  // VCD signal <bank name>.mshrs ("l2.bank0.mshrs", 8 bits): MSHRs in use. Null: none (the
+  // default). Call before sc_start.
+  void set_trace(trace::VcdWriter* vcd);
 
   // Writes every dirty line back to DRAM with debug transport (no simulated time): call it before
   // something reads DRAM directly. `invalidate` also drops every line (e.g. after DRAM was

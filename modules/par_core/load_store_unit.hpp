@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,13 @@ class GlobalMemoryPort {
   // write) is back in the core.
   virtual bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len,
                         const std::uint8_t* byte_enable, Cycle cycle, Cycle& done, std::string& error) = 0;
-  // The frontend has reached `cycle`: the platform may synchronise the simulation.
-  virtual void reached(Cycle cycle) { (void)cycle; }
+  // The frontend has reached `cycle` (timing mode): the platform may synchronise the simulation.
+  // Returns the cycle at which it wants to be called next (the engine calls it once the frontend
+  // gets there, so a port that has nothing to do costs one comparison per instruction).
+  virtual Cycle reached(Cycle cycle) {
+    (void)cycle;
+    return std::numeric_limits<Cycle>::max();
+  }
 };
 
 // A failed global access: slot, address and the target's answer.

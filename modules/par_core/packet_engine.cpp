@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <sstream>
 
 #include "par/isa/encoding.hpp"
@@ -306,7 +307,8 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
       if (timed)
         for (std::uint8_t p : x.control.block_end_predicates())
           fetch = timing_->wait_for_committed(fetch, isa::pred_reg(p), StallCause::PredicateWait);
-      if (port_ != nullptr) port_->reached(timed ? fetch : 0);
+      // One comparison per instruction: the port is called only at the cycle it asked for.
+      if (timed && fetch >= sync_at_) sync(fetch, fetched);
     }
     if (ok) capture_round(x);
   }
@@ -438,9 +440,39 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
         if (active_[static_cast<std::size_t>(y->index)]) oldest = std::min(oldest, y->since);
       accounting_.forget_before(oldest);
     }
-    if (port_ != nullptr) port_->reached(fetch);
+    if (fetch >= sync_at_) sync(fetch, fetched);
   }
   return true;
+}
+
+void PacketEngine::sync(Cycle fetch, std::int64_t fetched) {
+  synced_fetch_ = fetch;
+  synced_fetched_ = fetched;
+  sync_at_ = port_->reached(fetch);
+}
+
+void PacketEngine::add_packet_totals(CoreStats& stats, Cycle cycles, std::int64_t fetched) const {
+  stats.rounds += static_cast<std::int64_t>(rounds_started_);
+  stats.fetched += fetched;
+  if (timing_ != nullptr && mode_ == RunMode::Timing) {
+    stats.cycles += cycles;
+    for (int c = 0; c < kStallCauses; ++c) stats.stalls[static_cast<std::size_t>(c)] += timing_->stall_cycles(static_cast<StallCause>(c));
+    stats.rob_occupancy_sum += timing_->rob_occupancy_sum();
+    stats.rob_max_occupancy = std::max(stats.rob_max_occupancy, timing_->rob_max_occupancy());
+  }
+  if (lsu_) {
+    stats.global_accesses = static_cast<std::int64_t>(lsu_->accesses());
+    stats.global_transactions = static_cast<std::int64_t>(lsu_->transactions());
+    stats.global_bytes = static_cast<std::int64_t>(lsu_->bytes());
+    stats.global_latency_sum = lsu_->latency_sum();
+    stats.ls_limit_stall_cycles = lsu_->limit_stall_cycles();
+  }
+}
+
+CoreStats PacketEngine::progress(const CoreStats& running, Cycle cycles) const {
+  CoreStats s = running;
+  add_packet_totals(s, cycles, synced_fetched_);
+  return s;
 }
 
 bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* error) {
@@ -467,6 +499,12 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   rounds_started_ = 0;
   watch_.interval = 0;
   rearm(0);
+  // The port hears of the packet's start before its first instruction (a statistics sample due
+  // at the start cycle then holds none of the packet's work), and then when it asks.
+  synced_fetch_ = 0;
+  synced_fetched_ = 0;
+  sync_at_ = std::numeric_limits<Cycle>::max();
+  if (timed && port_ != nullptr) sync(0, 0);
   // A failed or stopped packet still reports the work it did.
   const bool ok = select_            ? run_contexts(packet, rounds, fetch, fetched, stats, error)
                   : exec_listener_ ? run_single<true>(packet, rounds, fetch, fetched, stats, error)
@@ -476,23 +514,9 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     std::stable_sort(captured_.begin(), captured_.end(),
                      [](const ThreadRegisters& a, const ThreadRegisters& b) { return a.thread < b.thread; });
 
-  stats.rounds += static_cast<std::int64_t>(rounds_started_);
-  stats.fetched += fetched;
-  if (timed) {
-    const Cycle end = std::max(timing_->last_commit() + 1, fetch);
-    stats.cycles += end;
-    for (int c = 0; c < kStallCauses; ++c) stats.stalls[static_cast<std::size_t>(c)] += timing_->stall_cycles(static_cast<StallCause>(c));
-    stats.rob_occupancy_sum += timing_->rob_occupancy_sum();
-    stats.rob_max_occupancy = std::max(stats.rob_max_occupancy, timing_->rob_max_occupancy());
-    if (select_ && ok) accounting_.end_packet(end, stats.contexts);
-  }
-  if (lsu_) {
-    stats.global_accesses = static_cast<std::int64_t>(lsu_->accesses());
-    stats.global_transactions = static_cast<std::int64_t>(lsu_->transactions());
-    stats.global_bytes = static_cast<std::int64_t>(lsu_->bytes());
-    stats.global_latency_sum = lsu_->latency_sum();
-    stats.ls_limit_stall_cycles = lsu_->limit_stall_cycles();
-  }
+  const Cycle end = timed ? std::max(timing_->last_commit() + 1, fetch) : 0;
+  add_packet_totals(stats, end, fetched);
+  if (timed && select_ && ok) accounting_.end_packet(end, stats.contexts);
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   return ok;
 }

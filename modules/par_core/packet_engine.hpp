@@ -111,6 +111,15 @@ class PacketEngine {
   // names the core, PC with source line, thread and cause.
   bool run(const Packet& packet, CoreStats& stats, std::string* error);
 
+  // The statistics of the packet running now (call while run() is suspended in the port):
+  // `running` (what run() counts as it goes: instructions, threads, control) plus what it adds at
+  // the packet's end (fetched, rounds, stalls, ROB occupancy, global accesses) as of the last
+  // call of the port's reached(), with `cycles` as the packet's execution time so far. The idle
+  // breakdown of thread contexts is added at the packet's end only.
+  CoreStats progress(const CoreStats& running, Cycle cycles) const;
+  // The frontend's cycle at the last call of the port's reached().
+  Cycle synced_cycle() const { return synced_fetch_; }
+
  private:
   struct PendingStore {  // a store whose data may still be arriving (store-to-load order, §4.7)
     std::vector<std::uint64_t> addr;  // per slot; size 0 where not qualified
@@ -182,6 +191,10 @@ class PacketEngine {
                   std::string* error);
   bool run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
                     std::string* error);
+  // Tells the port the frontend's position and takes the next cycle it wants to hear of it.
+  void sync(Cycle fetch, std::int64_t fetched);
+  // What run() adds to a packet's statistics at its end, with `cycles` as its execution time.
+  void add_packet_totals(CoreStats& stats, Cycle cycles, std::int64_t fetched) const;
   // First cycle >= from in which context x could be selected (its waits in x.waits).
   Cycle next_ready(Context& x, Cycle from);
 
@@ -235,6 +248,9 @@ class PacketEngine {
     std::vector<Saved> saved;  // kept across packets: saving reuses the memory
   } watch_;
   std::int64_t fetched_now_ = 0;  // fetched count at the last watch point (for the message)
+  Cycle sync_at_ = 0;             // the frontend calls sync() once its fetch cycle gets here
+  Cycle synced_fetch_ = 0;        // fetch cycle and count at the last sync()
+  std::int64_t synced_fetched_ = 0;
 };
 
 }  // namespace par::core

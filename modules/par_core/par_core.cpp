@@ -51,6 +51,9 @@ void ParCore::run_thread() {
     std::memcpy(packet.inherited, pending_.inherited, sizeof packet.inherited);
     std::string error;
     packet_start_ = sc_core::sc_time_stamp();
+    // The first sample boundary at or after the start (boundaries are multiples of the period).
+    if (sample_period_ > 0)
+      next_sample_ = (packet_start_.value() + sample_period_ - 1) / sample_period_ * sample_period_;
     if (trace_ != nullptr) trace_->begin_packet(to_ps_(packet_start_), to_ps_(period_));
     if (exec_trace_ != nullptr)
       exec_trace_->begin_packet(packet_start_.value() / period_.value(), to_ps_(packet_start_), to_ps_(period_));
@@ -179,12 +182,50 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   return true;
 }
 
-// Called after nearly every instruction: integer time-resolution units, no sc_time built unless
-// the core waits.
-void ParCore::reached(Cycle cycle) {
-  const sc_dt::uint64 local = packet_start_.value() + period_.value() * static_cast<sc_dt::uint64>(cycle);
-  const sc_dt::uint64 now = current_time().value();
-  if (local > now && local - now >= quantum_.value()) sc_core::wait(time_from_value(local - now));
+Cycle ParCore::reached(Cycle cycle) {
+  const sc_dt::uint64 start = packet_start_.value(), period = period_.value();
+  const sc_dt::uint64 local = start + period * static_cast<sc_dt::uint64>(cycle);
+  // Statistics samples due at or before the frontend's position: the work so far is the work of
+  // the cycles before it (README "Statistics": live counters).
+  while (sample_period_ > 0 && local >= next_sample_) {
+    const auto due = static_cast<Cycle>(cycles_of(next_sample_ - start + period - 1));
+    CoreStats s = total_;
+    s.accumulate(engine_.progress(running_, due));
+    samples_.emplace_back(next_sample_, std::move(s));
+    next_sample_ += sample_period_;
+  }
+  sc_dt::uint64 now = current_time().value();
+  if (local > now && local - now >= quantum_.value()) {
+    sc_core::wait(time_from_value(local - now));
+    now = current_time().value();
+  }
+  // The next call: when the frontend is a quantum ahead of the SystemC time as it is now (time
+  // only advances, so this is never later than the first cycle that must wait), or reaches the
+  // next sample.
+  sc_dt::uint64 next = now + quantum_.value();
+  if (sample_period_ > 0) next = std::min(next, next_sample_);
+  return next <= start ? cycle : static_cast<Cycle>(cycles_of(next - start + period - 1));
+}
+
+void ParCore::set_sample_period(sc_time period) {
+  sample_period_ = period.value();
+  samples_.clear();
+}
+
+CoreStats ParCore::stats_so_far() const {
+  CoreStats s = total_;
+  if (in_engine_) s.accumulate(engine_.progress(running_, engine_.synced_cycle()));
+  return s;
+}
+
+CoreStats ParCore::take_sample(sc_time at) {
+  // Boundaries before `at` were sampled already (with the live figures, the core had not passed
+  // them then): their records are stale.
+  while (!samples_.empty() && samples_.front().first < at.value()) samples_.pop_front();
+  if (samples_.empty() || samples_.front().first != at.value()) return stats_so_far();
+  CoreStats s = std::move(samples_.front().second);
+  samples_.pop_front();
+  return s;
 }
 
 }  // namespace par::core

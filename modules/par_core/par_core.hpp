@@ -7,6 +7,7 @@
 // leave through `mem`.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -46,7 +47,20 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
           RunMode mode, int functional_width, sc_core::sc_time clock_period, sc_core::sc_time quantum);
 
   LocalMemory& local_memory() { return local_; }
+  // The packets completed so far.
   const CoreStats& total_stats() const { return total_; }
+  // The packets completed so far and the running packet's work up to the core's last
+  // synchronisation with the SystemC time (every run.quantum_ns at most): what an interrupted run
+  // reports (README "Statistics").
+  CoreStats stats_so_far() const;
+  // Statistics samples every `period` of simulated time (boundaries at its multiples; zero: none,
+  // the default): the core records its statistics as of each boundary when its frontend passes it,
+  // so that a sample taken at the boundary holds exactly the instructions dispatched before it,
+  // although the core runs ahead of the SystemC time. Call before sc_start.
+  void set_sample_period(sc_core::sc_time period);
+  // The statistics as of sample boundary `at` (recorded when the frontend passed it; records of
+  // earlier boundaries are discarded), or stats_so_far() when the core has not passed it.
+  CoreStats take_sample(sc_core::sc_time at);
   const std::vector<CoreStats>& packet_stats() const { return per_packet_; }
   const std::string& error() const { return error_; }
   bool failed() const { return !error_.empty(); }
@@ -79,7 +93,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   tlm::tlm_response_status ctrl_access(tlm::tlm_generic_payload& tx, const sc_core::sc_time& delay);
   bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
                 Cycle cycle, Cycle& done, std::string& error) override;
-  void reached(Cycle cycle) override;
+  Cycle reached(Cycle cycle) override;
   sc_core::sc_time at_cycle(Cycle c) const {
     return packet_start_ + sc_core::sc_time::from_value(period_.value() * static_cast<sc_dt::uint64>(c));
   }
@@ -104,6 +118,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   bool busy_ = false;
   bool in_engine_ = false;
   CoreStats running_;  // the statistics of the packet being run
+  sc_dt::uint64 sample_period_ = 0;  // time-resolution units; 0 = no samples
+  sc_dt::uint64 next_sample_ = 0;    // the next boundary the frontend has not passed
+  std::deque<std::pair<sc_dt::uint64, CoreStats>> samples_;  // (boundary, statistics then)
   PacketDescriptor staged_;   // the descriptor registers
   PacketDescriptor pending_;  // the launch started by the last DOORBELL
   bool last_ok_ = true;

@@ -450,6 +450,9 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!e.empty()) std::cerr << "parsys: " << e << '\n';
   };
   platform::install_interrupt_handler();
+  std::string command_line = "parsys run";
+  for (const std::string& a : args) command_line += " " + a;
+  plat.set_run_info(command_line, reg.effective_ini());
   const bool ok = plat.run(limits);
   core::ParCore& core0 = plat.core(0);
 
@@ -471,8 +474,9 @@ int cmd_run(const std::vector<std::string>& args) {
   summary.cfg = &cfg;
   summary.simulated_ns = plat.simulated_time().to_seconds() * 1e9;
   summary.host_seconds = plat.host_seconds();
-  for (int c = 0; c < plat.core_count(); ++c) summary.cores.push_back(plat.core(c).total_stats());
-  summary.core = core0.total_stats();
+  // An interrupted run reports the running packets' work too.
+  for (int c = 0; c < plat.core_count(); ++c) summary.cores.push_back(plat.core(c).stats_so_far());
+  summary.core = core0.stats_so_far();
 
   summary.stats = &plat.stats().root();
   if (cfg.full_system()) {

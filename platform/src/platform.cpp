@@ -297,7 +297,13 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   if (dram_) dram_->set_trace(timeline_.get(), vcd_.get());
   if (host_mem_) host_mem_->set_trace(timeline_.get(), vcd_.get());
 
-  std::vector<const core::ParCore*> cores;
+  if (l2_ && l2_->builtin_banks())
+    for (unsigned b = 0; b < l2_->banks(); ++b) l2_->bank(b).set_trace(vcd_.get());
+  // Window samples hold each core's work up to the boundary, although the cores run ahead.
+  if (cfg_.run.stats_window_cycles > 0)
+    for (auto& c : cores_) c->set_sample_period(stats_window());
+
+  std::vector<core::ParCore*> cores;
   for (const auto& c : cores_) cores.push_back(c.get());
   stats_ = std::make_unique<PlatformStats>(cfg_, cores, module_stats(),
                                            std::vector<std::string>{"master.host_busy_ns", "link.h2d.busy_ns", "link.d2h.busy_ns"});
@@ -443,7 +449,7 @@ void Platform::close_stats() {
   const std::uint64_t done = launches_done(*scheduler_);
   // The last, partial window.
   if (cfg_.run.stats_window_cycles > 0 && (stats_->windows().empty() || stats_->windows().back().end_ns < end_ns))
-    stats_->sample_window(end_ns, done);
+    stats_->sample_window(sim_time_, done, true);
   stats_->finish(host_seconds_, end_ns, done);
   if (!master_) return;
   double previous_end = 0;
@@ -472,8 +478,37 @@ void Platform::close_stats() {
   }
 }
 
+sc_core::sc_time Platform::stats_window() const {
+  return sc_core::sc_time(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS) * static_cast<double>(cfg_.run.stats_window_cycles);
+}
+
+namespace {
+std::string us_text(trace::Ps t) { return simkit::format_fixed(static_cast<double>(t) * 1e-6, 3) + " us"; }
+}  // namespace
+
 std::vector<std::string> Platform::trace_warnings() const {
   std::vector<std::string> w;
+  // A bound that was reached: the file records it too (otherData / $comment), but nobody reads
+  // those first.
+  if (timeline_ && timeline_->dropped() > 0) {
+    std::string text = "timeline: " + std::to_string(timeline_->dropped()) + " events dropped (";
+    bool first = true;
+    for (const auto& [category, n] : timeline_->dropped_by_category()) {
+      text += (first ? "" : ", ") + category + " " + std::to_string(n);
+      first = false;
+    }
+    text += ")";
+    if (timeline_->complete_until() != trace::kEndOfTime)
+      text += "; trace.max_events = " + std::to_string(cfg_.trace.max_events) +
+              " or a trace.category_max reached, the timeline is complete up to " +
+              us_text(timeline_->complete_until()) + " simulated; raise the bound or narrow trace.categories, "
+              "trace.from_ns/to_ns";
+    w.push_back(text);
+  }
+  if (vcd_ && vcd_->dropped() > 0)
+    w.push_back("vcd: trace.max_changes = " + std::to_string(vcd_->max_changes()) + " reached, " +
+                std::to_string(vcd_->dropped()) + " value changes dropped; the waveform stops at " +
+                us_text(vcd_->first_dropped_time()) + " simulated; raise trace.max_changes or narrow trace.signals");
   if (timeline_)
     for (const std::string& c : timeline_->unused_categories())
       w.push_back("trace.categories: no event of category '" + c + "' was recorded");
@@ -485,8 +520,20 @@ std::vector<std::string> Platform::trace_warnings() const {
   return w;
 }
 
+void Platform::set_run_info(std::string command, std::string configuration) {
+  run_command_ = std::move(command);
+  run_configuration_ = std::move(configuration);
+}
+
 std::string Platform::write_traces() {
   std::string e;
+  // What produced the trace, so that a file on its own says how to reproduce it.
+  if (timeline_) {
+    if (!run_command_.empty()) timeline_->set_info("command", run_command_);
+    if (!run_configuration_.empty()) timeline_->set_info("configuration", run_configuration_);
+  }
+  if (vcd_ && (!run_command_.empty() || !run_configuration_.empty()))
+    vcd_->set_info("command: " + run_command_ + "\nconfiguration:\n" + run_configuration_);
   if (timeline_ && !timeline_->write_json_file(cfg_.trace.timeline_file, &e)) return e;
   if (vcd_ && !vcd_->write_file(cfg_.trace.vcd_file, &e)) return e;
   if (exec_trace_ && !exec_trace_->finish()) return "cannot write '" + cfg_.trace.exec_file + "'";
@@ -523,11 +570,8 @@ bool Platform::run_to_end(const RunLimits& limits) {
     error_ = load_global_data();
     if (!error_.empty()) return false;
     RunLimits run_limits = limits;
-    const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
-    run_limits.window = period * static_cast<double>(cfg_.run.stats_window_cycles);
-    run_limits.on_window = [this](sc_core::sc_time end) {
-      stats_->sample_window(end.to_default_time_units(), launches_done(*scheduler_));
-    };
+    run_limits.window = stats_window();
+    run_limits.on_window = [this](sc_core::sc_time end) { stats_->sample_window(end, launches_done(*scheduler_)); };
     // Inside a packet that never returns to SystemC (functional mode) the cores poll the same
     // Ctrl-C flag and host-time limit themselves.
     RunStop requested = RunStop::Finished;

@@ -73,6 +73,9 @@ class Platform {
 
   // Warnings about the trace options (a signal pattern or category that matched nothing).
   std::vector<std::string> trace_warnings() const;
+  // The command line and the effective configuration (INI text), written into the trace files'
+  // metadata (timeline otherData "command" and "configuration", a VCD $comment).
+  void set_run_info(std::string command, std::string configuration);
   // Per launch in the full system (empty in the direct setting); also in stats.json "launches".
   const std::vector<LaunchTimes>& launch_times() const { return launch_times_; }
   // The statistics tree (every module, the cores, the run) with per-launch and window samples.
@@ -90,6 +93,7 @@ class Platform {
   void record_stop(RunStop why, double max_host_seconds, const std::string& stuck);
   void end_stuck(RunStop why, const RunLimits& limits);  // the watchdog's case: close the statistics
   std::string write_traces();  // the timeline and VCD files; an error message or ""
+  sc_core::sc_time stats_window() const;  // run.stats_window_cycles as simulated time
   runtime::RuntimeConfig runtime_config() const;  // the host runtime's master.*, completed from the platform
   std::string device_diagnosis(std::uint64_t seq) const;  // why packet `seq` failed
 
@@ -126,6 +130,7 @@ class Platform {
   std::unique_ptr<LaunchSampler> launch_sampler_;
   std::vector<LaunchTimes> launch_times_;
   std::string error_;
+  std::string run_command_, run_configuration_;  // set_run_info()
   double host_seconds_ = 0;
   std::chrono::steady_clock::time_point run_start_;  // for the progress line's ETA
   bool stopped_early_ = false, interrupted_ = false;

@@ -4,12 +4,12 @@
 
 namespace par::platform {
 
-PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
+PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<core::ParCore*> cores,
                              const std::vector<simkit::StatGroup*>& modules, std::vector<std::string> tracked)
     : cores_(std::move(cores)), launch_trees_(cfg.run.launch_stats) {
   // The thread-context group only where the frontend selects among contexts (timing mode).
   const int contexts = cfg.run.mode == core::RunMode::Timing && cfg.core.selects_contexts() ? cfg.core.contexts : 0;
-  for (const core::ParCore* c : cores_)
+  for (core::ParCore* c : cores_)
     core_groups_.push_back(std::make_unique<core::CoreStatistics>(c->name(), cfg.core.lanes, cfg.core.threads_per_lane,
                                                                   cfg.core.rob_size, contexts));
   // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
@@ -30,11 +30,12 @@ PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::
   start_ = root_.capture();
 }
 
-void PlatformStats::refresh(std::uint64_t launches_done) {
+void PlatformStats::refresh(std::uint64_t launches_done, const sc_core::sc_time* boundary) {
   std::uint64_t thread_instructions = 0;
   for (std::size_t c = 0; c < cores_.size(); ++c) {
-    core_groups_[c]->update(cores_[c]->total_stats());
-    thread_instructions += static_cast<std::uint64_t>(cores_[c]->total_stats().total_thread_instructions());
+    const core::CoreStats s = boundary != nullptr ? cores_[c]->take_sample(*boundary) : cores_[c]->stats_so_far();
+    core_groups_[c]->update(s);
+    thread_instructions += static_cast<std::uint64_t>(s.total_thread_instructions());
   }
   thread_instructions_->set(thread_instructions);
   launches_done_->set(launches_done);
@@ -57,8 +58,9 @@ void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end
   launches_.push_back(std::move(sample));
 }
 
-void PlatformStats::sample_window(double end_ns, std::uint64_t launches_done) {
-  refresh(launches_done);
+void PlatformStats::sample_window(sc_core::sc_time end, std::uint64_t launches_done, bool last) {
+  refresh(launches_done, last ? nullptr : &end);
+  const double end_ns = end.to_default_time_units();
   simulated_ns_->set(end_ns);
   const std::uint64_t index = windows_.size();
   const double begin_ns = windows_.empty() ? 0.0 : windows_.back().end_ns;

@@ -35,14 +35,15 @@ struct StatsSample {
 class PlatformStats {
  public:
   // `tracked`: statistics whose totals every launch sample records even without its tree.
-  PlatformStats(const PlatformConfig& cfg, std::vector<const core::ParCore*> cores,
+  PlatformStats(const PlatformConfig& cfg, std::vector<core::ParCore*> cores,
                 const std::vector<simkit::StatGroup*>& modules, std::vector<std::string> tracked = {});
 
   simkit::StatGroup& root() { return root_; }
   const simkit::StatGroup& root() const { return root_; }
 
-  // Brings the cores' groups and the run counters up to date (cores fill CoreStats per packet).
-  void refresh(std::uint64_t launches_done);
+  // Brings the cores' groups and the run counters up to date: the cores' work so far, running
+  // packets included; at a window boundary the cores' statistics as of that boundary.
+  void refresh(std::uint64_t launches_done, const sc_core::sc_time* boundary = nullptr);
   // At the end of the run: host time and simulated time.
   void finish(double host_seconds, double simulated_ns, std::uint64_t launches_done);
   // How the run ended, written into stats.json as "end": {"status": ..., "reason": ...}:
@@ -56,8 +57,9 @@ class PlatformStats {
   // A launch sample: the tree since the previous launch's completion (or the start); only the
   // tracked totals after run.launch_stats launches (bounds the size of stats.json).
   void sample_launch(std::uint64_t seq, double begin_ns, double end_ns, std::uint64_t launches_done);
-  // A window sample: the tree since the previous window.
-  void sample_window(double end_ns, std::uint64_t launches_done);
+  // A window sample: the tree since the previous window, up to `end`, a window boundary (the
+  // cores' counters as of it) unless `last` (the end of the run: everything so far).
+  void sample_window(sc_core::sc_time end, std::uint64_t launches_done, bool last = false);
   const std::vector<StatsSample>& launches() const { return launches_; }
   std::vector<StatsSample>& launches() { return launches_; }
   const std::vector<StatsSample>& windows() const { return windows_; }
@@ -74,7 +76,7 @@ class PlatformStats {
 
  private:
   simkit::StatGroup root_;
-  std::vector<const core::ParCore*> cores_;
+  std::vector<core::ParCore*> cores_;
   std::vector<std::unique_ptr<core::CoreStatistics>> core_groups_;
   simkit::Real *host_seconds_, *simulated_ns_;
   simkit::Counter *thread_instructions_, *launches_done_;

@@ -2,9 +2,13 @@
 // with a clear message and the statistics gathered so far; the progress line appears on request.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
+#include <sstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli_test_args.hpp"
 
@@ -56,6 +60,82 @@ TEST(RunControl, EveryLaunchKeepsItsStatisticsTreeUnlessLimited) {
   const nlohmann::json l = read_json(dir + "/stats.json");
   ASSERT_EQ(l["launches"].size(), 5u);
   for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(l["launches"][i].contains("stats"), i < 2) << i;
+}
+
+// The statistics of a window: instructions (backend and control) and cycles of core0.
+struct WindowWork {
+  std::int64_t instructions = 0, cycles = 0;
+};
+WindowWork window_work(const nlohmann::json& stats) {
+  const nlohmann::json& c = stats["core0"];
+  WindowWork w;
+  for (const auto& group : {c["instructions"], c["control_instructions"]})
+    for (const auto& [name, stat] : group.items()) w.instructions += stat["value"].get<std::int64_t>();
+  w.cycles = c["cycles"]["value"].get<std::int64_t>();
+  return w;
+}
+
+// Core counters advance during a packet: each window of one long packet holds the instructions
+// dispatched in it, as the execution trace's cycles say (up to the one instruction whose frontend
+// wait straddles a boundary, counted before it), and the packet's cycles in it.
+TEST(RunControl, WindowsOfALongPacketHoldTheWorkDoneInThem) {
+  const std::string dir = temp_dir("run_live_windows");
+  const CliResult r = parsys("run " + kernel_file("gs.par") + " -q --stats-window 1000 --trace.exec " + dir +
+                             "/exec.txt --trace.exec_max 1000000 --out " + dir + "/out");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::vector<std::int64_t> cycles_of_records;  // the issue cycle of every executed instruction
+  std::istringstream exec(read_file(dir + "/exec.txt"));
+  for (std::string line; std::getline(exec, line);)
+    if (!line.empty() && line[0] != '#') cycles_of_records.push_back(std::stoll(line));
+  const nlohmann::json s = read_json(dir + "/out/stats.json");
+  ASSERT_EQ(s["launches"].size(), 1u);
+  const double begin_ns = s["launches"][0]["begin_ns"], end_ns = s["launches"][0]["end_ns"];
+  const nlohmann::json& windows = s["windows"];
+  ASSERT_GE(windows.size(), 8u);  // gs, 1280 threads on 1 x 4: about 10 k cycles
+  std::int64_t instructions = 0, cycles = 0;
+  int busy_windows = 0;
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    const WindowWork w = window_work(windows[i]["stats"]);
+    instructions += w.instructions;
+    cycles += w.cycles;
+    busy_windows += w.instructions > 0 ? 1 : 0;
+    const double wb = windows[i]["begin_ns"], we = windows[i]["end_ns"];
+    if (wb >= begin_ns + 1000 && we <= end_ns - 1000) {  // inside the packet (launch to completion)
+      EXPECT_EQ(w.cycles, 1000) << i;
+      EXPECT_GT(w.instructions, 0) << i;
+    }
+    if (i + 1 == windows.size()) break;
+    // Up to the window's end (cycle = ns at 1 GHz): what the trace has before it, or one more.
+    const auto before = static_cast<std::int64_t>(std::count_if(
+        cycles_of_records.begin(), cycles_of_records.end(), [&](std::int64_t c) { return c < static_cast<std::int64_t>(we); }));
+    EXPECT_GE(instructions, before) << i;
+    EXPECT_LE(instructions, before + 1) << i;
+  }
+  EXPECT_GE(busy_windows, static_cast<int>(windows.size()) - 2);
+  EXPECT_EQ(instructions, static_cast<std::int64_t>(cycles_of_records.size()));
+  EXPECT_EQ(instructions, window_work(s).instructions);
+  EXPECT_EQ(cycles, window_work(s).cycles);
+}
+
+// A run stopped inside one long packet reports the packet's work so far.
+TEST(RunControl, AStoppedLongPacketReportsItsWorkSoFar) {
+  const std::string dir = temp_dir("run_live_stop");
+  const std::string program = write_file(dir + "/long.par",
+                                         ".PAR\n.ADDRESS main\n.THREADS 1000000000\n.CODE\n"
+                                         "main:   add r1 = i0, 1\n        add r2 = r1, r1   #\n");
+  const CliResult r = parsys("run " + program + " -q --max-host-seconds 0.3 --out " + dir + "/out");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(contains(r.out, "--max-host-seconds")) << r.out;
+  const nlohmann::json s = read_json(dir + "/out/stats.json");
+  EXPECT_EQ(s["run"]["launches"]["value"], 0);
+  const std::int64_t alu = s["core0"]["thread_instructions"]["alu"]["value"];
+  EXPECT_GT(alu, 1000);
+  // Two per thread of every round started; the last round (4 threads) may be partly done.
+  const std::int64_t threads = s["core0"]["threads"]["value"];
+  EXPECT_LE(alu, 2 * threads);
+  EXPECT_GE(alu, 2 * threads - 8);
+  EXPECT_GT(s["core0"]["cycles"]["value"].get<std::int64_t>(), 0);
+  EXPECT_EQ(s["run"]["thread_instructions"]["value"].get<std::int64_t>(), alu);
 }
 
 // The packets done so far, from the last progress line in `out` ("..., 3/4 packets done, ...").
@@ -147,14 +227,121 @@ TEST(Tracing, TimelineHasHostLinkLaunchCoreL2AndDramEvents) {
   EXPECT_TRUE(contains(vcd, "pending")) << vcd.substr(0, 400);
 }
 
-TEST(Tracing, EventLimitBoundsTheFile) {
+std::string us3(double us) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", us);
+  return buf;
+}
+
+// A bound that is reached never stops a trace silently: a warning on stderr and, in the file, the
+// time up to which it is complete (otherData and a global instant there).
+TEST(Tracing, EventLimitBoundsTheFileAndSaysSo) {
   const std::string dir = temp_dir("trace_bounded");
   const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --trace-timeline " + dir +
                              "/run.json --trace.max_events 100");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json t = read_json(dir + "/run.json");
-  EXPECT_EQ(t["otherData"]["trace"]["events_recorded"], 100);
-  EXPECT_GT(t["otherData"]["trace"]["events_dropped"].get<int>(), 0);
+  const nlohmann::json& info = t["otherData"]["trace"];
+  EXPECT_EQ(info["events_recorded"], 100);
+  const int dropped = info["events_dropped"].get<int>();
+  EXPECT_GT(dropped, 0);
+  ASSERT_TRUE(info["complete_until_us"].is_number());
+  const double until = info["complete_until_us"].get<double>();
+  EXPECT_TRUE(contains(r.out, "parsys: warning: timeline: " + std::to_string(dropped) + " events dropped (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "; trace.max_events = 100 or a trace.category_max reached, the timeline is complete up to " +
+                                  us3(until) + " us simulated; raise the bound"))
+      << r.out;
+  int marks = 0;
+  for (const auto& e : t["traceEvents"])
+    if (e["ph"] == "i" && e.value("s", "") == "g") {
+      ++marks;
+      EXPECT_EQ(e["ts"].get<double>(), until);
+      EXPECT_EQ(e["args"]["events_dropped"], dropped);
+    }
+  EXPECT_EQ(marks, 1);
+  // Unbounded: no warning, complete to the end.
+  const CliResult full = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --trace-timeline " + dir + "/full.json");
+  ASSERT_EQ(full.status, 0) << full.out;
+  EXPECT_FALSE(contains(full.out, "warning")) << full.out;
+  EXPECT_TRUE(read_json(dir + "/full.json")["otherData"]["trace"]["complete_until_us"].is_null());
+}
+
+TEST(Tracing, ChangeLimitBoundsTheWaveformAndSaysSo) {
+  const std::string dir = temp_dir("trace_vcd_bounded");
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --vcd " + dir +
+                             "/run.vcd --trace.max_changes 20");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string vcd = read_file(dir + "/run.vcd");
+  const std::string marker = "the waveform stops at #";
+  ASSERT_TRUE(contains(vcd, marker)) << vcd.substr(0, 600);
+  const std::size_t at = vcd.find(marker) + marker.size();
+  const double stop_ps = std::stod(vcd.substr(at, vcd.find(',', at) - at));
+  EXPECT_TRUE(contains(r.out, "parsys: warning: vcd: trace.max_changes = 20 reached, ")) << r.out;
+  EXPECT_TRUE(contains(r.out, " value changes dropped; the waveform stops at " + us3(stop_ps * 1e-6) +
+                                  " us simulated; raise trace.max_changes or narrow trace.signals"))
+      << r.out;
+}
+
+// Both files say what produced them: the command line and the effective configuration.
+TEST(Tracing, TheCommandLineAndConfigurationAreInTheTraces) {
+  const std::string dir = temp_dir("trace_metadata");
+  const std::string args = kernel_file("sva.par") + " -q " + kGlobal + " --core.lanes 8 --trace-timeline " + dir +
+                           "/run.json --vcd " + dir + "/run.vcd";
+  const CliResult r = parsys("run " + args);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json t = read_json(dir + "/run.json");
+  EXPECT_TRUE(contains(t["otherData"]["command"].get<std::string>(), "parsys run " + kernel_file("sva.par")))
+      << t["otherData"];
+  const std::string config = t["otherData"]["configuration"].get<std::string>();
+  EXPECT_TRUE(contains(config, "[core]")) << config;
+  EXPECT_TRUE(contains(config, "lanes = 8")) << config;
+  const std::string vcd = read_file(dir + "/run.vcd");
+  const std::string header = vcd.substr(0, vcd.find("$enddefinitions"));
+  EXPECT_TRUE(contains(header, "   command: parsys run " + kernel_file("sva.par"))) << header.substr(0, 800);
+  EXPECT_TRUE(contains(header, "\n   lanes = 8 ")) << header;
+}
+
+// The waveform has the L2 MSHR and DRAM request-queue occupancies the trace README documents, and
+// they move: every fill holds an MSHR, every burst a queue entry.
+TEST(Tracing, L2MshrAndDramQueueSignalsAreInTheWaveform) {
+  const std::string dir = temp_dir("trace_vcd_signals");
+  const CliResult r = parsys("run " + kernel_file("sva.par") + " -q " + kGlobal + " --vcd " + dir +
+                             "/run.vcd --trace.signals l2 --trace.signals dram");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string vcd = read_file(dir + "/run.vcd");
+  std::map<std::string, std::string> code;  // signal path -> identifier code
+  std::vector<std::string> scopes;
+  std::istringstream in(vcd.substr(0, vcd.find("$enddefinitions")));
+  for (std::string word; in >> word;) {
+    if (word == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scopes.push_back(name);
+    } else if (word == "$upscope") {
+      scopes.pop_back();
+    } else if (word == "$var") {
+      std::string kind, width, id, name;
+      in >> kind >> width >> id >> name;
+      std::string path;
+      for (std::size_t k = 1; k < scopes.size(); ++k) path += scopes[k] + ".";
+      code[path + name] = id;
+    }
+  }
+  for (const char* s : {"l2.bank0.mshrs", "l2.bank3.mshrs", "dram.ch0.queue"}) {
+    ASSERT_EQ(code.count(s), 1u) << s << "\n" << vcd.substr(0, 1500);
+    // Rises above zero and is back at zero at the end.
+    const std::string id = code[s];
+    std::string last;
+    bool nonzero = false;
+    std::istringstream changes(vcd.substr(vcd.find("$enddefinitions")));
+    for (std::string line; std::getline(changes, line);)
+      if (line.size() > id.size() + 1 && line[0] == 'b' && line.compare(line.size() - id.size() - 1, std::string::npos, " " + id) == 0) {
+        last = line.substr(1, line.size() - id.size() - 2);
+        nonzero = nonzero || last != "0";
+      }
+    EXPECT_TRUE(nonzero) << s;
+    EXPECT_EQ(last, "0") << s;
+  }
 }
 
 }  // namespace

@@ -41,15 +41,65 @@ TEST(TimelineBounds, MaxEventsKeepsTheFirstAndCountsTheRestPerCategory) {
   EXPECT_EQ(tl.dropped_by_category(),
             (std::vector<std::pair<std::string, std::uint64_t>>{{"core", 2}, {"counter", 1}, {"dram", 2}}));
 
+  // The earliest dropped event: the dram instant at 1 ns; everything before it is in the file.
+  EXPECT_EQ(tl.complete_until(), ns(1));
   const json doc = parse(tl);
-  EXPECT_EQ(non_metadata(doc), 10u);
+  EXPECT_EQ(non_metadata(doc), 11u);  // the kept events and the marker
+  const std::vector<json> marks = events_of(doc, "i");
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0].at("s"), "g");
+  EXPECT_EQ(marks[0].at("cat"), "trace");
+  EXPECT_EQ(marks[0].at("ts"), 0.001);
+  EXPECT_EQ(marks[0].at("name"), "trace incomplete from here: 5 events dropped (trace.max_events / trace.category_max)");
+  EXPECT_EQ(marks[0].at("args").at("events_dropped"), 5);
   const json& t = doc.at("otherData").at("trace");
+  EXPECT_EQ(t.at("complete_until_us"), 0.001);
+  EXPECT_EQ(t.at("last_event_us"), 0.095);  // the tenth core interval, 90..95 ns
   EXPECT_EQ(t.at("events_recorded"), 10);
   EXPECT_EQ(t.at("events_dropped"), 5);
   EXPECT_EQ(t.at("max_events"), 10);
   EXPECT_EQ(t.at("dropped_by_category"), json::parse(R"({"core":2,"counter":1,"dram":2})"));
   // The tracks still exist, even the one whose events were all dropped.
   EXPECT_EQ(events_of(doc, "M").size(), 2u * 2 + 2u * 2);
+}
+
+TEST(TimelineBounds, AnUnboundedTraceIsCompleteToTheEnd) {
+  Timeline tl;
+  tl.interval(tl.track("core0", "busy"), "busy", "core", ns(1), ns(2));
+  EXPECT_EQ(tl.complete_until(), kEndOfTime);
+  const json doc = parse(tl);
+  EXPECT_TRUE(doc.at("otherData").at("trace").at("complete_until_us").is_null());
+  EXPECT_TRUE(events_of(doc, "i").empty());
+}
+
+// Counters under counter_interval: one sample per series and interval bucket, at the bucket's
+// first sample, with the value of its latest sample in time (call order does not matter); a
+// bucket's first sample equal to the series' latest value is merged.
+TEST(TimelineBounds, CountersKeepOneSamplePerIntervalAndOnlyChanges) {
+  TimelineLimits lim;
+  lim.counter_interval = ns(100);
+  Timeline tl(lim);
+  const TrackId link = tl.track("link", "h2d");
+  const TrackId d2h = tl.track("link", "d2h");
+  const double values[] = {1, 1, 2, 3, 2, 5, 5, 7, 4, 7, 7};
+  const Ps times[] = {0, 10, 20, 30, 40, 150, 160, 170, 400, 120, 520};
+  for (int k = 0; k < 11; ++k) tl.counter(link, "queue", ns(times[k]), values[k]);
+  tl.counter(d2h, "queue", ns(10), 3);  // another series: its own buckets
+  // Bucket 0: 1 @0 updated to 2 (the value @40); bucket 1: 5 @150 updated to 7 (@170; the 7 @120
+  // that comes late is older); bucket 4: 4 @400; 7 @520 starts bucket 5.
+  std::vector<std::pair<double, double>> got;  // (ts us, value) of link/h2d
+  for (const json& e : events_of(parse(tl), "C"))
+    if (e.at("name") == "h2d/queue") got.emplace_back(e.at("ts").get<double>(), e.at("args").at("value").get<double>());
+  EXPECT_EQ(got, (std::vector<std::pair<double, double>>{{0, 2}, {0.15, 7}, {0.4, 4}, {0.52, 7}}));
+  EXPECT_EQ(tl.recorded("counter"), 5u);
+  EXPECT_EQ(tl.counter_samples_merged(), 7u);
+  // Equal to the latest value: merged, no new bucket.
+  tl.counter(link, "queue", ns(700), 7);
+  EXPECT_EQ(tl.recorded("counter"), 5u);
+  EXPECT_EQ(tl.counter_samples_merged(), 8u);
+  const json other = parse(tl).at("otherData").at("trace");
+  EXPECT_EQ(other.at("counter_interval_us"), 0.1);
+  EXPECT_EQ(other.at("counter_samples_merged"), 8);
 }
 
 TEST(TimelineBounds, CategoryCapsLimitOneCategoryOnly) {
@@ -71,7 +121,8 @@ TEST(TimelineBounds, CategoryCapsLimitOneCategoryOnly) {
   EXPECT_EQ(tl.dropped_by_category(),
             (std::vector<std::pair<std::string, std::uint64_t>>{{"dram", 3}, {"l2", 5}}));
   const json doc = parse(tl);
-  EXPECT_EQ(non_metadata(doc), 7u);
+  EXPECT_EQ(non_metadata(doc), 8u);  // and the marker of the first dropped event (the l2 instant at 0)
+  EXPECT_EQ(doc.at("otherData").at("trace").at("complete_until_us"), 0);
   const json& t = doc.at("otherData").at("trace");
   EXPECT_EQ(t.at("category_max"), json::parse(R"({"dram":2,"l2":0})"));
   EXPECT_EQ(t.at("recorded_by_category"), json::parse(R"({"core":5,"dram":2})"));
@@ -208,7 +259,7 @@ TEST(TimelineBounds, ACategoryListRecordsOnlyThoseCategories) {
   EXPECT_EQ(tl.unused_categories(), (std::vector<std::string>{"l2", "typo"}));
 
   const json doc = parse(tl);
-  EXPECT_EQ(non_metadata(doc), 3u);
+  EXPECT_EQ(non_metadata(doc), 4u);  // and the marker of the dropped dram interval
   const json& t = doc.at("otherData").at("trace");
   EXPECT_EQ(t.at("events_filtered_out"), 6);
   EXPECT_EQ(t.at("categories"), json::parse(R"(["counter","dram","typo"])"));

@@ -106,8 +106,20 @@ TEST(TraceConfig, ValidateNamesTheOption) {
   TraceConfig far;
   far.from_ns = 2e15;
   far.to_ns = -1;
+  far.counter_interval_ns = -5;
   EXPECT_EQ(far.validate(), (std::vector<std::string>{"trace.from_ns: 2e+15 is out of range 0..1e+15",
-                                                      "trace.to_ns: -1 is out of range 0..1e+15"}));
+                                                      "trace.to_ns: -1 is out of range 0..1e+15",
+                                                      "trace.counter_interval_ns: -5 is out of range 0..1e+15"}));
+}
+
+// Counters are sampled by default (100 ns, change-only); 0 keeps every sample.
+TEST(TraceConfig, TheCounterIntervalGoesIntoTheLimits) {
+  TraceConfig cfg;
+  EXPECT_EQ(timeline_limits(cfg).counter_interval, 100'000u);
+  cfg.counter_interval_ns = 0;
+  EXPECT_EQ(timeline_limits(cfg).counter_interval, 0u);
+  cfg.counter_interval_ns = 2.5;
+  EXPECT_EQ(timeline_limits(cfg).counter_interval, 2500u);
 }
 
 TEST(TraceConfig, TheWindowIsRoundedToPicoseconds) {

@@ -213,6 +213,35 @@ TEST(Vcd, MaxChangesDropsTheRestAndStopsTheWaveformBeforeTheEarliestDrop) {
   EXPECT_EQ(changes_of(text), "#0\n$dumpvars\n0!\nb0 \"\n$end\n#100\n1!\n#200\n");
 }
 
+// Occupancies reserved out of time order (an MSHR or queue entry from its allocation to its end):
+// +1/-1 changes summed in time order; equal times net out.
+TEST(Vcd, CountingSignalsSumTheirChangesInTimeOrder) {
+  VcdWriter vcd;
+  vcd.set_date("d");
+  const SignalRef q(&vcd, "dram.ch0.queue", 8, SignalRef::kCounting);
+  q.occupy(100, 400);
+  q.occupy(50, 100);  // ends where the first begins: no change at 100
+  q.occupy(200, 300);
+  q.add(300, 0);
+  EXPECT_EQ(changes_of(text_of(vcd)), "#0\n$dumpvars\nb0 !\n$end\n#50\nb1 !\n#200\nb10 !\n#300\nb1 !\n#400\nb0 !\n");
+  EXPECT_THROW(vcd.signal("dram.ch0.queue", 8), std::invalid_argument);  // counting, not plain
+  EXPECT_EQ(vcd.counting_signal("dram.ch0.queue", 8).index, 0u);
+}
+
+// The command line and the configuration go into a $comment after the header; "$end" inside the
+// text cannot end the section early.
+TEST(Vcd, RunInformationIsAComment) {
+  VcdWriter vcd;
+  vcd.set_date("d");
+  vcd.signal("a", 1);
+  vcd.set_info("command: parsys run k.par\nconfiguration:\n[core]\nlanes = 4 $end");
+  const std::string text = text_of(vcd);
+  EXPECT_NE(text.find("$comment\n   command: parsys run k.par\n   configuration:\n   [core]\n   lanes = 4 Send\n$end\n"
+                      "$timescale 1ps $end\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(Vcd, AnEmptyWaveformIsComplete) {
   VcdWriter vcd;
   vcd.set_date("d");

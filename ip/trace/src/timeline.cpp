@@ -83,11 +83,12 @@ bool Timeline::wanted(std::uint32_t category) {
   return false;
 }
 
-bool Timeline::admit(std::uint32_t category) {
+bool Timeline::admit(std::uint32_t category, Ps t) {
   CategoryCount& c = category_counts_[category];
   if (events_.size() >= limits_.max_events || c.recorded >= c.cap) {
     ++c.dropped;
     ++dropped_;
+    first_dropped_ = std::min(first_dropped_, t);
     return false;
   }
   ++c.recorded;
@@ -125,7 +126,7 @@ void Timeline::interval(TrackId track, std::string_view name, std::string_view c
     ++outside_window_;
     return;
   }
-  if (!admit(cat)) return;
+  if (!admit(cat, begin)) return;
   push(Phase::Complete, track, names_.intern(name), cat, begin, end - begin, args);
 }
 
@@ -138,7 +139,7 @@ void Timeline::interval(TrackId track, NameId name, CategoryId cat, Ps begin, Ps
     ++outside_window_;
     return;
   }
-  if (!admit(cat.index)) return;
+  if (!admit(cat.index, begin)) return;
   push(Phase::Complete, track, name.index, cat.index, begin, end - begin, args);
 }
 
@@ -151,7 +152,7 @@ void Timeline::instant(TrackId track, std::string_view name, std::string_view ca
     ++outside_window_;
     return;
   }
-  if (!admit(cat)) return;
+  if (!admit(cat, t)) return;
   push(Phase::Instant, track, names_.intern(name), cat, t, 0, args);
 }
 
@@ -163,7 +164,7 @@ void Timeline::instant(TrackId track, NameId name, CategoryId cat, Ps t, Args ar
     ++outside_window_;
     return;
   }
-  if (!admit(cat.index)) return;
+  if (!admit(cat.index, t)) return;
   push(Phase::Instant, track, name.index, cat.index, t, 0, args);
 }
 
@@ -181,7 +182,7 @@ void Timeline::counter(TrackId track, NameId name, Ps t, double value) {
 void Timeline::record_counter(TrackId track, std::uint32_t name, Ps t, double value) {
   counter_used_ = true;
   if (!wanted(counter_category_)) return;
-  if (!std::isfinite(value)) {
+  if (!std::isfinite(value)) {  // not a bound: the trace stays complete
     ++category_counts_[counter_category_].dropped;
     ++dropped_;
     return;
@@ -198,8 +199,47 @@ void Timeline::record_counter(TrackId track, std::uint32_t name, Ps t, double va
     ++outside_window_;
     return;
   }
-  if (!admit(counter_category_)) return;
+  if (limits_.counter_interval > 0) {
+    sample_counter(track, name, t, value);
+    return;
+  }
+  keep_counter(track, name, t, value);
+}
+
+bool Timeline::keep_counter(TrackId track, std::uint32_t name, Ps t, double value) {
+  if (!admit(counter_category_, t)) return false;
   push(Phase::Counter, track, name, counter_category_, t, bits_of(value), {});
+  return true;
+}
+
+// Counters under counter_interval (README "Counters"): one sample per series and interval of time
+// (buckets [k * interval, (k + 1) * interval)). The first sample of a bucket is kept at its time;
+// later samples of the bucket (in any call order) update that sample to the value of the latest
+// of them in time. A bucket's first sample that equals the series' latest value is merged.
+void Timeline::sample_counter(TrackId track, std::uint32_t name, Ps t, double value) {
+  const std::uint64_t series = (std::uint64_t{track.index} << 32) | name;
+  const BucketKey key{series, t / limits_.counter_interval};
+  CounterSeries& c = series_[series];
+  const auto update_latest = [&] {
+    if (!c.kept || t >= c.t) c = CounterSeries{t, value, true};
+  };
+  if (const auto it = buckets_.find(key); it != buckets_.end()) {
+    ++counters_merged_;
+    CounterBucket& b = it->second;
+    if (t >= b.latest) {
+      b.latest = t;
+      events_.at(b.event).extra = bits_of(value);
+    }
+    update_latest();
+    return;
+  }
+  if (c.kept && t >= c.t && value == c.value) {
+    ++counters_merged_;
+    return;
+  }
+  if (!keep_counter(track, name, t, value)) return;
+  buckets_.emplace(key, CounterBucket{events_.size() - 1, t});
+  update_latest();
 }
 
 void Timeline::set_info(std::string_view key, std::string_view value) {

@@ -75,15 +75,18 @@ class Timeline::JsonWriter {
     first_ = true;
     write_metadata(out);
     write_events(out);
+    write_truncation_marker(out);
     s += "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":";
     write_other_data(s);
     s += "}\n";
   }
 
  private:
+  // A counter's value before the window, written at the window's start.
   struct CarriedCounter {
     std::uint32_t track;
     std::uint32_t name;
+    Ps ts;
     double value;
   };
 
@@ -134,18 +137,19 @@ class Timeline::JsonWriter {
     // Counters carried into the window, in a fixed order (the map's order is not).
     for (const auto& [key, c] : tl_.counters_before_window_) {
       carried_.push_back(CarriedCounter{static_cast<std::uint32_t>(key >> 32),
-                                        static_cast<std::uint32_t>(key & 0xffffffffu), c.value});
+                                        static_cast<std::uint32_t>(key & 0xffffffffu), tl_.limits_.from, c.value});
     }
     std::sort(carried_.begin(), carried_.end(), [](const CarriedCounter& a, const CarriedCounter& b) {
       return std::tie(a.track, a.name) < std::tie(b.track, b.name);
     });
     rows_.reserve(carried_.size() + events.size());
     for (std::size_t k = 0; k < carried_.size(); ++k) {
-      rows_.push_back(Row{first_tid_[carried_[k].track], tl_.limits_.from, 0, k});
+      rows_.push_back(Row{first_tid_[carried_[k].track], carried_[k].ts, 0, k});
     }
     for (std::uint32_t i = 0; i < events.size(); ++i) {
       const Event& e = events[i];
       const bool complete_event = e.phase == Phase::Complete;
+      last_ts_ = std::max(last_ts_, e.ts + (complete_event ? e.extra : 0));
       rows_.push_back(Row{first_tid_[e.track] + lane_of_[i], e.ts, complete_event ? e.extra : 0,
                           carried_.size() + i});
     }
@@ -299,6 +303,25 @@ class Timeline::JsonWriter {
     }
   }
 
+  // When the bound dropped events: a global instant (a line across every row in the viewers) at
+  // the earliest dropped event, from where on the trace is incomplete.
+  void write_truncation_marker(Out& out) {
+    if (tl_.first_dropped_ == kEndOfTime || rows_.empty()) return;
+    std::string& s = out.text();
+    begin_event(s);
+    s += "{\"ph\":\"i\",\"s\":\"g\",\"name\":";
+    append_json_string(s, "trace incomplete from here: " + std::to_string(tl_.dropped_) +
+                              " events dropped (trace.max_events / trace.category_max)");
+    s += ",\"cat\":\"trace\",\"pid\":1,\"tid\":";
+    append_uint(s, rows_.front().tid);
+    s += ",\"ts\":";
+    append_us(s, tl_.first_dropped_);
+    s += ",\"args\":{\"events_dropped\":";
+    append_uint(s, tl_.dropped_);
+    s += "}}";
+    out.line_done();
+  }
+
   // {"dram": 12, ...} for the categories where `field` is not zero, sorted by name.
   template <class Field>
   void category_object(std::string& s, Field field) {
@@ -373,6 +396,18 @@ class Timeline::JsonWriter {
     category_object(s, [](const CategoryCount& c) { return c.dropped; });
     s += ",\"lanes_overflowed\":";
     append_uint(s, forced_);
+    s += ",\"complete_until_us\":";
+    if (tl_.first_dropped_ == kEndOfTime) {
+      s += "null";
+    } else {
+      append_us(s, tl_.first_dropped_);
+    }
+    s += ",\"last_event_us\":";
+    append_us(s, last_ts_);
+    s += ",\"counter_interval_us\":";
+    append_us(s, lim.counter_interval);
+    s += ",\"counter_samples_merged\":";
+    append_uint(s, tl_.counters_merged_);
     s += "}}";
   }
 
@@ -385,6 +420,7 @@ class Timeline::JsonWriter {
   std::vector<CarriedCounter> carried_;
   std::vector<Row> rows_;
   std::uint64_t forced_ = 0;
+  Ps last_ts_ = 0;  // the latest time any recorded event reaches
   bool first_ = true;
 };
 

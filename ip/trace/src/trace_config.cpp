@@ -67,6 +67,8 @@ std::vector<std::string> TraceConfig::validate() const {
     e.push_back("trace.to_ns: " + number_text(to_ns) + " is not after trace.from_ns = " +
                 number_text(from_ns) + " (0 means the end of the run)");
   }
+  if (!(std::isfinite(counter_interval_ns) && counter_interval_ns >= 0 && counter_interval_ns <= kMaxNs))
+    e.push_back("trace.counter_interval_ns: " + number_text(counter_interval_ns) + " is out of range 0..1e+15");
   for (const std::string& p : signals) {
     if (p.empty()) e.push_back("trace.signals: empty pattern");
   }
@@ -101,6 +103,10 @@ void register_options(simkit::OptionRegistry& reg, TraceConfig& cfg) {
       .range(0, kMaxNs);
   reg.add("trace.to_ns", cfg.to_ns,
           "Timeline window end: keep only events that start before this time (0: end of run).")
+      .range(0, kMaxNs);
+  reg.add("trace.counter_interval_ns", cfg.counter_interval_ns,
+          "Timeline counters (queue depths): at most one sample per counter and interval of this many ns "
+          "(its value at the interval's end) and only changes; 0: every sample.")
       .range(0, kMaxNs);
   reg.add("trace.vcd", cfg.vcd_file,
           "Write a VCD waveform of the selected signals to this file (GTKWave, Surfer).")
@@ -146,6 +152,7 @@ TimelineLimits timeline_limits(const TraceConfig& cfg) {
   }
   lim.from = ns_to_ps(cfg.from_ns);
   lim.to = cfg.to_ns == 0 ? kEndOfTime : ns_to_ps(cfg.to_ns);
+  lim.counter_interval = ns_to_ps(cfg.counter_interval_ns);
   return lim;
 }
 

@@ -85,7 +85,21 @@ void VcdWriter::write(std::ostream& os) const {
     s += ";\n   the waveform stops at #" + std::to_string(first_dropped_) +
          ", the earliest dropped change";
   }
-  s += "\n$end\n$timescale 1ps $end\n";
+  s += "\n$end\n";
+  // Run information (command line, configuration), one $comment; "$end" cannot occur in it.
+  if (!info_.empty()) {
+    std::string text = info_;
+    for (std::size_t at = text.find("$end"); at != std::string::npos; at = text.find("$end", at)) text.replace(at, 1, "S");
+    s += "$comment\n";
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t nl = std::min(text.find('\n', start), text.size());
+      s += "   " + text.substr(start, nl - start) + "\n";
+      start = nl + 1;
+    }
+    s += "$end\n";
+  }
+  s += "$timescale 1ps $end\n";
 
   // Scopes: a root "parsys" (some viewers need every variable inside a scope), then one level
   // per dotted word.
@@ -144,8 +158,10 @@ void VcdWriter::write(std::ostream& os) const {
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return changes_[a].t < changes_[b].t; });
   std::vector<std::uint64_t> current(signals_.size());
+  std::vector<std::int64_t> level(signals_.size());  // counting signals: the running sum
   for (std::uint32_t i = 0; i < signals_.size(); ++i) {
     current[i] = normalise(signals_[i].initial, signals_[i].width);
+    level[i] = static_cast<std::int64_t>(signals_[i].initial);
   }
   std::vector<std::uint64_t> pending(signals_.size());
   std::vector<bool> touched_flag(signals_.size(), false);
@@ -167,7 +183,13 @@ void VcdWriter::write(std::ostream& os) const {
     const Ps t = changes_[order[k]].t;
     for (; k < order.size() && changes_[order[k]].t == t; ++k) {
       const Change& c = changes_[order[k]];
-      pending[c.signal] = normalise(c.value, signals_[c.signal].width);
+      if (signals_[c.signal].counting) {
+        level[c.signal] += static_cast<std::int64_t>(c.value);
+        pending[c.signal] = normalise(static_cast<std::uint64_t>(std::max<std::int64_t>(level[c.signal], 0)),
+                                      signals_[c.signal].width);
+      } else {
+        pending[c.signal] = normalise(c.value, signals_[c.signal].width);
+      }
       if (!touched_flag[c.signal]) {
         touched_flag[c.signal] = true;
         touched.push_back(c.signal);

@@ -56,6 +56,15 @@ bool VcdWriter::is_selected(std::string_view name) const {
 
 SignalId VcdWriter::signal(std::string_view hierarchical_name, unsigned width,
                            std::uint64_t initial) {
+  return declare(hierarchical_name, width, initial, false);
+}
+
+SignalId VcdWriter::counting_signal(std::string_view hierarchical_name, unsigned width) {
+  return declare(hierarchical_name, width, 0, true);
+}
+
+SignalId VcdWriter::declare(std::string_view hierarchical_name, unsigned width, std::uint64_t initial,
+                            bool counting) {
   check_name(hierarchical_name);
   const std::string name(hierarchical_name);
   if (width == 0 || width > 64) {
@@ -67,6 +76,9 @@ SignalId VcdWriter::signal(std::string_view hierarchical_name, unsigned width,
       throw std::invalid_argument("vcd: signal '" + name + "' declared with widths " +
                                   std::to_string(it->second.width) + " and " +
                                   std::to_string(width));
+    }
+    if (it->second.counting != counting) {
+      throw std::invalid_argument("vcd: signal '" + name + "' declared as a counting and as a plain signal");
     }
     return it->second.id;
   }
@@ -85,9 +97,9 @@ SignalId VcdWriter::signal(std::string_view hierarchical_name, unsigned width,
   SignalId id;
   if (is_selected(name)) {
     id.index = static_cast<std::uint32_t>(signals_.size());
-    signals_.push_back(Signal{name, width, initial});
+    signals_.push_back(Signal{name, width, initial, counting});
   }
-  by_name_.emplace(name, Declared{static_cast<std::uint32_t>(declared_.size()), width, id});
+  by_name_.emplace(name, Declared{static_cast<std::uint32_t>(declared_.size()), width, id, counting});
   declared_.push_back(name);
   return id;
 }

@@ -124,6 +124,9 @@ struct TimelineLimits {
   // at `from`, so counters start at the right level.
   Ps from = 0;
   Ps to = kEndOfTime;
+  // Counter samples: 0 keeps every call; otherwise at most one sample per counter series and
+  // interval of this many ps, and only changes (README "Counters").
+  Ps counter_interval = 0;
 };
 
 class Timeline {
@@ -163,6 +166,12 @@ class Timeline {
   std::uint64_t recorded(std::string_view category) const;
   // Events refused by max_events or a category cap (outside-window events are not "dropped").
   std::uint64_t dropped() const noexcept { return dropped_; }
+  // The earliest time of an event refused by a bound (kEndOfTime when none): every event before
+  // it is in the trace. The file records it ("complete_until_us" and a global instant).
+  Ps complete_until() const noexcept { return first_dropped_; }
+  // Counter samples merged by TimelineLimits::counter_interval (into their bucket's sample, or
+  // equal to the series' latest value).
+  std::uint64_t counter_samples_merged() const noexcept { return counters_merged_; }
   std::uint64_t dropped(std::string_view category) const;
   // (category, dropped) for every category that dropped something, sorted by name.
   std::vector<std::pair<std::string, std::uint64_t>> dropped_by_category() const;
@@ -234,10 +243,33 @@ class Timeline {
   bool in_window(Ps begin, Ps end) const noexcept;
   // Counts the event as filtered out and returns false when its category is not recorded.
   bool wanted(std::uint32_t category);
-  bool admit(std::uint32_t category);
+  bool admit(std::uint32_t category, Ps t);
   void push(Phase phase, TrackId track, std::uint32_t name, std::uint32_t category, Ps ts,
             std::uint64_t extra, Args args);
   void record_counter(TrackId track, std::uint32_t name, Ps t, double value);
+  bool keep_counter(TrackId track, std::uint32_t name, Ps t, double value);
+  void sample_counter(TrackId track, std::uint32_t name, Ps t, double value);
+  // Counter sampling (counter_interval): per series its latest value in time, per (series,
+  // bucket) the kept event and the time of the value it shows.
+  struct CounterSeries {
+    Ps t = 0;
+    double value = 0;
+    bool kept = false;
+  };
+  struct BucketKey {
+    std::uint64_t series;
+    std::uint64_t bucket;
+    bool operator==(const BucketKey& o) const noexcept { return series == o.series && bucket == o.bucket; }
+  };
+  struct BucketHash {
+    std::size_t operator()(const BucketKey& k) const noexcept {
+      return std::hash<std::uint64_t>()(k.series * 0x9E3779B97F4A7C15ull ^ k.bucket);
+    }
+  };
+  struct CounterBucket {
+    std::size_t event;
+    Ps latest;
+  };
 
   TimelineLimits limits_;
   detail::ChunkedVector<Event> events_;
@@ -253,6 +285,10 @@ class Timeline {
   std::unordered_map<std::uint64_t, CounterBeforeWindow> counters_before_window_;
   std::vector<std::pair<std::string, std::string>> info_;
   std::uint64_t dropped_ = 0;
+  Ps first_dropped_ = kEndOfTime;
+  std::unordered_map<std::uint64_t, CounterSeries> series_;  // key: track << 32 | name
+  std::unordered_map<BucketKey, CounterBucket, BucketHash> buckets_;
+  std::uint64_t counters_merged_ = 0;
   std::uint64_t outside_window_ = 0;
   std::uint64_t filtered_out_ = 0;
   bool counter_used_ = false;

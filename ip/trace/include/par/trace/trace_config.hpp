@@ -6,6 +6,7 @@
 //   --trace.category_max CAT=N   bound per category, repeatable               (none)
 //   --trace.from_ns T            timeline window start                        (0)
 //   --trace.to_ns T              timeline window end, 0 = end of the run      (0)
+//   --trace.counter_interval_ns T  counters: one sample per T, changes only   (100)
 //   --trace.vcd FILE.vcd         VCD waveform, command line only              (none)
 //   --trace.signals GLOB         VCD signal selection, repeatable             (all signals)
 //   --trace.max_changes N        bound on VCD value changes                   (1000000)
@@ -40,6 +41,7 @@ struct TraceConfig {
   std::vector<std::string> category_max;   // "dram=10000"
   double from_ns = 0;
   double to_ns = 0;                        // 0 = end of the run
+  double counter_interval_ns = 100;        // counters: one sample per interval, changes only; 0 = all
   std::string vcd_file;                    // "" = no waveform
   std::vector<std::string> signals;        // glob patterns; empty = every signal
   std::uint64_t max_changes = 1'000'000;

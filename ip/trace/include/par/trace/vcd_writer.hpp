@@ -57,6 +57,11 @@ class VcdWriter {
   // and its value at time 0. Returns the same id for the same name; an invalid id when the
   // signal is not selected.
   SignalId signal(std::string_view hierarchical_name, unsigned width, std::uint64_t initial = 0);
+  // Declares a counting signal (an occupancy: queue entries, MSHRs in use), starting at 0: its
+  // changes are added, not set (add()), so modules that reserve [begin, end) out of time order
+  // record +1 at begin and -1 at end and the writer sums them in time order. A name is either
+  // counting or plain.
+  SignalId counting_signal(std::string_view hierarchical_name, unsigned width);
   // Records that the signal has `value` from time t on. Invalid ids are ignored.
   void change(SignalId signal, Ps t, std::uint64_t value) {
     if (!signal.valid()) return;
@@ -66,6 +71,12 @@ class VcdWriter {
     }
     changes_.push_back(Change{t, value, signal.index});
   }
+
+  // Adds `delta` to a counting signal from time t on. Invalid ids are ignored.
+  void add(SignalId signal, Ps t, std::int64_t delta) { change(signal, t, static_cast<std::uint64_t>(delta)); }
+
+  // Run information (command line, configuration) written as a $comment after the header.
+  void set_info(std::string text) { info_ = std::move(text); }
 
   // Every declared name (selected or not) in declaration order, for listing what can be traced.
   const std::vector<std::string>& declared() const noexcept { return declared_; }
@@ -93,6 +104,7 @@ class VcdWriter {
     std::string name;  // full dotted name
     unsigned width;
     std::uint64_t initial;
+    bool counting;
   };
   struct Change {
     Ps t;
@@ -100,6 +112,7 @@ class VcdWriter {
     std::uint32_t signal;
   };
   void note_dropped(Ps t) noexcept;
+  SignalId declare(std::string_view hierarchical_name, unsigned width, std::uint64_t initial, bool counting);
 
   std::uint64_t max_changes_;
   std::vector<std::string> patterns_;
@@ -108,6 +121,7 @@ class VcdWriter {
     std::uint32_t order;   // index in declared_
     unsigned width;
     SignalId id;           // invalid when not selected
+    bool counting;
   };
   std::unordered_map<std::string, Declared> by_name_;
   std::unordered_set<std::string> scopes_;  // every proper prefix of a declared name
@@ -116,6 +130,7 @@ class VcdWriter {
   std::uint64_t dropped_ = 0;
   Ps first_dropped_ = kEndOfTime;
   std::string date_;
+  std::string info_;
 };
 
 // A module's handle on one signal: a VcdWriter that may be null (tracing off) plus the id. Null
@@ -127,10 +142,27 @@ class SignalRef {
             std::uint64_t initial = 0)
       : id_(vcd ? vcd->signal(hierarchical_name, width, initial) : SignalId{}),
         vcd_(id_.valid() ? vcd : nullptr) {}
+  // A counting signal (VcdWriter::counting_signal): SignalRef(vcd, "dram.ch0.queue", 8, SignalRef::kCounting).
+  struct Counting {};
+  static constexpr Counting kCounting{};
+  SignalRef(VcdWriter* vcd, std::string_view hierarchical_name, unsigned width, Counting)
+      : id_(vcd ? vcd->counting_signal(hierarchical_name, width) : SignalId{}),
+        vcd_(id_.valid() ? vcd : nullptr) {}
 
   bool enabled() const noexcept { return vcd_ != nullptr; }
   void set(Ps t, std::uint64_t value) const {
     if (vcd_) vcd_->change(id_, t, value);
+  }
+  // Counting signals only.
+  void add(Ps t, std::int64_t delta) const {
+    if (vcd_) vcd_->add(id_, t, delta);
+  }
+  // Counting signals only: one more from `begin` until `end`.
+  void occupy(Ps begin, Ps end) const {
+    if (vcd_) {
+      vcd_->add(id_, begin, 1);
+      vcd_->add(id_, end, -1);
+    }
   }
 
  private:

@@ -27,6 +27,7 @@ class ChunkedVector {
     ++size_;
   }
   const T& operator[](std::size_t i) const { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }
+  T& at(std::size_t i) { return blocks_[i >> kBlockBits][i & (kBlock - 1)]; }  // unchecked, for updates
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   // Bytes reserved by the blocks and the block table.
