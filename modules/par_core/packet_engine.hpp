@@ -111,6 +111,7 @@ class PacketEngine {
   // The core's stream unit (core.stream.enabled), null without one. Its SRF and channels keep
   // their contents from packet to packet.
   StreamUnit* stream() { return stream_.get(); }
+  const StreamUnit* stream() const { return stream_.get(); }
 
   // Runs one packet to completion. Returns false with a runtime error message (docs/isa.md §9.2) that
   // names the core, PC with source line, thread and cause.

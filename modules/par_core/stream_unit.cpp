@@ -18,10 +18,10 @@ bool StreamUnit::set_channel(int ch, std::uint64_t cur, std::uint64_t fin, std::
     if (error) *error = "no stream channel s" + std::to_string(ch) + " (core.stream.channels = " + std::to_string(channels()) + ")";
     return false;
   }
-  if (cur > fin || fin > capacity()) {
+  if (cur > capacity() || fin > capacity()) {
     if (error)
-      *error = "stream channel s" + std::to_string(ch) + ": elements [" + std::to_string(cur) + ", " +
-               std::to_string(fin) + ") are not a range of the SRF's " + std::to_string(capacity()) +
+      *error = "stream channel s" + std::to_string(ch) + ": head " + std::to_string(cur) + " or end " +
+               std::to_string(fin) + " past the SRF's " + std::to_string(capacity()) +
                " elements (core.stream.srf_elements)";
     return false;
   }

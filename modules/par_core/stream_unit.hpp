@@ -43,7 +43,8 @@ class StreamUnit {
   // --- host side (fill and drain; between packets) -------------------------------------------
   int channels() const { return static_cast<int>(desc_.size()); }
   std::uint64_t capacity() const { return srf_.capacity(); }
-  // Sets channel ch to elements [cur, fin); false with a message if ch or the range is invalid.
+  // Sets channel ch to elements [cur, fin) (empty when fin <= cur); false with a message if ch
+  // or a bound is invalid.
   bool set_channel(int ch, std::uint64_t cur, std::uint64_t fin, std::string* error);
   const isa::stream::Descriptor& channel(int ch) const { return desc_[static_cast<std::size_t>(ch)]; }
   // SRF elements [first, first + values.size()); false with a message past the capacity.

@@ -22,6 +22,12 @@ PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<const core::
   run.formula("thread_instructions_per_host_second", "thread-instructions/s", "Simulator speed",
               [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
               simkit::Format::fixed(0));
+  for (std::size_t c = 0; c < cores_.size(); ++c) {
+    if (cores_[c]->stream_unit() == nullptr) continue;
+    stream_groups_.resize(cores_.size());
+    stream_groups_[c] = std::make_unique<core::StreamStatistics>();
+    core_groups_[c]->group().attach(stream_groups_[c]->group());
+  }
   for (auto& g : core_groups_) root_.attach(g->group());
   for (simkit::StatGroup* g : modules) root_.attach(*g);
   for (const std::string& path : tracked) tracked_.push_back(root_.find(path));
@@ -32,6 +38,7 @@ void PlatformStats::refresh(std::uint64_t launches_done) {
   std::uint64_t thread_instructions = 0;
   for (std::size_t c = 0; c < cores_.size(); ++c) {
     core_groups_[c]->update(cores_[c]->total_stats());
+    if (c < stream_groups_.size() && stream_groups_[c]) stream_groups_[c]->update(*cores_[c]->stream_unit());
     thread_instructions += static_cast<std::uint64_t>(cores_[c]->total_stats().total_thread_instructions());
   }
   thread_instructions_->set(thread_instructions);

@@ -95,7 +95,7 @@ TEST(StreamUnit, HostRangesAreChecked) {
   EXPECT_FALSE(su.set_channel(8, 0, 1, &error));
   EXPECT_EQ(error, "no stream channel s8 (core.stream.channels = 8)");
   EXPECT_FALSE(su.set_channel(0, 4, 17, &error));
-  EXPECT_EQ(error, "stream channel s0: elements [4, 17) are not a range of the SRF's 16 elements (core.stream.srf_elements)");
+  EXPECT_EQ(error, "stream channel s0: head 4 or end 17 past the SRF's 16 elements (core.stream.srf_elements)");
   EXPECT_FALSE(su.write(15, {1, 2}, &error));
   EXPECT_EQ(error, "SRF elements [15, +2) outside its 16 elements (core.stream.srf_elements)");
   EXPECT_TRUE(su.set_channel(0, 16, 16, &error));
