@@ -79,7 +79,8 @@ TEST_F(HostStreams, CoresWithoutAStreamUnitAreErrors) {
     EXPECT_STREQ(e.what(), "stream_fill: core 2 has no stream unit (2 cores have one)");
   }
   cfg.stream_cores = 0;
-  HostRuntime off(port, cfg, program, stats);
+  simkit::StatGroup other{"master"};
+  HostRuntime off(port, cfg, program, other);
   try {
     off.stream_open(0, 0, 0, 1);
     FAIL();
