@@ -44,27 +44,17 @@ std::uint64_t word_at(const par::testing::TlmAccess& a, std::size_t i) {
   return v;
 }
 
-struct StreamBench {
-  isa::Program program = testing::assemble_or_fail(kStreamCopy);
-  CoreConfig cfg = [] {
-    CoreConfig c = testing::config(2, 2);
-    c.stream.enabled = true;
-    return c;
-  }();
-  std::unique_ptr<LoadedProgram> loaded;
-  memory::Memory global{"global", memory::MemoryConfig{4096, 0, 0}};
-  std::unique_ptr<ParCore> core;
-  sc_core::sc_signal<bool> line{"line"};
+CoreConfig stream_core() {
+  CoreConfig c = testing::config(2, 2);
+  c.stream.enabled = true;
+  return c;
+}
+
+struct StreamBench : testing::CoreBench {
   par::testing::TlmHarness ctrl{"ctrl_host"};
   par::testing::TlmHarness window{"stream_host"};
 
-  StreamBench() {
-    std::string error;
-    loaded = LoadedProgram::load(program, cfg, &error);
-    EXPECT_NE(loaded, nullptr) << error;
-    core = std::make_unique<ParCore>("core0", cfg, *loaded, RunMode::Timing, 1, stream_ns(1), stream_ns(1000));
-    core->mem.bind(global.in);
-    core->irq.bind(line);
+  StreamBench() : CoreBench(kStreamCopy, stream_core()) {
     ctrl.out.bind(core->ctrl);
     EXPECT_NE(core->streams(), nullptr);
     window.out.bind(*core->streams());

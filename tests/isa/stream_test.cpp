@@ -25,7 +25,9 @@ struct Reference {
   int n;
   std::vector<std::vector<std::uint64_t>> srf;  // [bank][row]
   std::uint64_t cur, fin;
-  bool get(const std::vector<std::uint8_t>& cond, std::vector<std::uint64_t>& reg) {
+  // One access: get copies SRF -> reg, put reg -> SRF, for the PEs with cond set.
+  template <bool kPut>
+  bool access(const std::vector<std::uint8_t>& cond, std::vector<std::uint64_t>& reg) {
     std::uint64_t k = 0;
     for (std::uint8_t c : cond) k += c;
     if (cur + k > fin) return false;
@@ -33,26 +35,17 @@ struct Reference {
     for (int pe = 0; pe < n; ++pe) {
       if (!cond[static_cast<std::size_t>(pe)]) continue;
       const std::uint64_t a = cur + rank;
-      reg[static_cast<std::size_t>(pe)] = srf[a % static_cast<std::uint64_t>(n)][a / static_cast<std::uint64_t>(n)];
+      std::uint64_t& cell = srf[a % static_cast<std::uint64_t>(n)][a / static_cast<std::uint64_t>(n)];
+      std::uint64_t& r = reg[static_cast<std::size_t>(pe)];
+      if (kPut) cell = r;
+      else r = cell;
       ++rank;
     }
     cur += k;
     return true;
   }
-  bool put(const std::vector<std::uint8_t>& cond, const std::vector<std::uint64_t>& reg) {
-    std::uint64_t k = 0;
-    for (std::uint8_t c : cond) k += c;
-    if (cur + k > fin) return false;
-    std::uint64_t rank = 0;
-    for (int pe = 0; pe < n; ++pe) {
-      if (!cond[static_cast<std::size_t>(pe)]) continue;
-      const std::uint64_t a = cur + rank;
-      srf[a % static_cast<std::uint64_t>(n)][a / static_cast<std::uint64_t>(n)] = reg[static_cast<std::size_t>(pe)];
-      ++rank;
-    }
-    cur += k;
-    return true;
-  }
+  bool get(const std::vector<std::uint8_t>& cond, std::vector<std::uint64_t>& reg) { return access<false>(cond, reg); }
+  bool put(const std::vector<std::uint8_t>& cond, std::vector<std::uint64_t>& reg) { return access<true>(cond, reg); }
 };
 
 TEST(StreamRouting, CompactorRanksEveryMaskUpToEightPes) {
