@@ -77,6 +77,8 @@ std::string MasterInterpreter::run() {
       ++executed_;
       ++counters_.instructions;
       if (in.is_control()) control(in);
+      else if (in.is_stream())
+        throw Stop("'" + std::string(in.meta().mnemonic) + "' needs a PAR core's stream unit; the master core has none");
       else if (in.is_memory()) memory(in);
       else value_or_compare(in);
     }

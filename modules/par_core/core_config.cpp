@@ -59,6 +59,9 @@ std::uint64_t CoreConfig::context_state_bytes() const {
 std::vector<std::string> CoreConfig::validate() const {
   std::vector<std::string> e;
   require_range(e, "lanes", lanes, 1, 256);
+  require_range(e, "stream.channels", stream.channels, 1, isa::kStreamChannels);
+  require_range(e, "stream.srf_elements", stream.srf_elements, 1, std::int64_t{1} << 30);
+  require_range(e, "stream.latency", stream.latency, 1, 1000);
   require_range(e, "threads_per_lane", threads_per_lane, 1, 64);
   require_range(e, "icache_size", icache_size, 1, std::int64_t{1} << 26);
   require_fixed(e, "gprs", gprs, 16);

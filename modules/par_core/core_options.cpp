@@ -63,6 +63,14 @@ void register_options(simkit::OptionRegistry& reg, CoreConfig& c) {
   reg.add("core.context_fu_wait", c.context_fu_wait,
           "FUs without hazard detection (comma-separated alu, fpu, ls, cmp): a context's next instruction "
           "for one waits until its previous instruction of that FU has completed.");
+  reg.add("core.stream.enabled", c.stream.enabled,
+          "Give the core a stream unit: an SRF with one bank per lane, channels, conditional get / put.");
+  reg.add("core.stream.channels", c.stream.channels, "Stream channels (descriptors) of the stream unit.")
+      .range(1, isa::kStreamChannels);
+  reg.add("core.stream.srf_elements", c.stream.srf_elements, "64-bit elements of the stream register file (all banks).")
+      .range(1, std::int64_t{1} << 30);
+  reg.add("core.stream.latency", c.stream.latency, "Cycles from a slot's stream access to its result.")
+      .range(1, 1000);
   reg.add("core.local_mem_base", c.local_mem_base, "Base byte address of the per-core local memory.").hex();
   reg.add("core.local_mem_size", c.local_mem_size, "Size of the per-core local memory in bytes.")
       .range(1, std::uint64_t{1} << 34);

@@ -94,6 +94,7 @@ PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const Loaded
     contexts_.back()->index = c;
   }
   active_.assign(static_cast<std::size_t>(contexts), 0);
+  if (cfg.stream.enabled) stream_ = std::make_unique<StreamUnit>(cfg.stream, S_ / T_, T_);
 }
 
 void PacketEngine::capture_registers(std::uint64_t first, std::uint64_t count) {
@@ -254,6 +255,10 @@ template <bool kSelect, bool kTrace>
   }
   if (auto fault = x.exec.execute(in, x.control.mask(), x.control.active_count()))
     return fail(error, x, fault->describe(), fault->slot);
+  if (in.is_stream()) {
+    if (!stream_) return fail(error, x, "'" + std::string(in.meta().mnemonic) + "' needs the stream unit (core.stream.enabled = false)");
+    if (auto fault = stream_->execute(in, x.exec.qualified(), x.state)) return fail(error, x, fault->cause, fault->slot);
+  }
   const auto u = static_cast<std::size_t>(in.unit());
   ++stats.instructions[u];
   stats.thread_instructions[u] += x.control.active_count();

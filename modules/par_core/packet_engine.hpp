@@ -29,6 +29,7 @@
 #include "par/isa/program.hpp"
 #include "simt_executor.hpp"
 #include "slot_state.hpp"
+#include "stream_unit.hpp"
 #include "timing_model.hpp"
 
 namespace par::core {
@@ -106,6 +107,11 @@ class PacketEngine {
   // Asks for the final registers of threads [first, first + count).
   void capture_registers(std::uint64_t first, std::uint64_t count);
   const std::vector<ThreadRegisters>& captured_registers() const { return captured_; }
+
+  // The core's stream unit (core.stream.enabled), null without one. Its SRF and channels keep
+  // their contents from packet to packet.
+  StreamUnit* stream() { return stream_.get(); }
+  const StreamUnit* stream() const { return stream_.get(); }
 
   // Runs one packet to completion. Returns false with a runtime error message (docs/isa.md §9.2) that
   // names the core, PC with source line, thread and cause.
@@ -210,6 +216,7 @@ class PacketEngine {
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;
   std::unique_ptr<TimingModel> timing_;
+  std::unique_ptr<StreamUnit> stream_;
   ContextSelector selector_;
   ContextAccounting accounting_;
   std::vector<std::uint8_t> active_;  // per context: it has a round

@@ -42,6 +42,7 @@ std::string thread_list(const std::uint8_t* mask, int slots, std::uint64_t first
 std::uint64_t PacketEngine::effects() const {
   std::uint64_t n = 0;
   for (const auto& c : contexts_) n += c->exec.effects();
+  if (stream_) n += stream_->gets() + stream_->puts();  // the channels' heads moved
   return n;
 }
 

@@ -31,6 +31,10 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
     period_limit_ = ~sc_dt::uint64{0} / period_.value();
   }
   ctrl.register_b_transport(this, &ParCore::ctrl_transport);
+  if (engine_.stream() != nullptr) {
+    streams_ = std::make_unique<tlm_utils::simple_target_socket<ParCore>>("streams");
+    streams_->register_b_transport(this, &ParCore::stream_transport);
+  }
   total_.lanes = cfg.lanes;
   total_.threads_per_lane = cfg.threads_per_lane;
   total_.rob_size = cfg.rob_size;

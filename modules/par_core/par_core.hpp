@@ -35,6 +35,11 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
  public:
   tlm_utils::simple_target_socket<ParCore> ctrl;
   tlm_utils::simple_initiator_socket<ParCore> mem;
+  // The stream window (par/core/stream_registers.hpp), only with core.stream.enabled: bind it
+  // where the host can reach it. Null without a stream unit.
+  tlm_utils::simple_target_socket<ParCore>* streams() { return streams_.get(); }
+  StreamUnit* stream_unit() { return engine_.stream(); }
+  const StreamUnit* stream_unit() const { return engine_.stream(); }
   // Completion line: low while a launch runs, high from its end until the next one starts (false
   // before the first). Bind it to an sc_signal<bool> that the scheduler watches.
   sc_core::sc_out<bool> irq;
@@ -88,6 +93,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
  private:
   void run_thread();
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // The stream window (par_core_streams.cpp).
+  void stream_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  tlm::tlm_response_status stream_access(tlm::tlm_generic_payload& tx);
   // The response to a `ctrl` access (README.md "Launch protocol"); the DOORBELL starts the packet
   // `delay` after the call.
   tlm::tlm_response_status ctrl_access(tlm::tlm_generic_payload& tx, const sc_core::sc_time& delay);
@@ -135,6 +143,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   const LoadedProgram& program_;
   std::unique_ptr<CoreExecTrace> exec_trace_;  // null when this core is not in the execution trace
   trace::ScToPs to_ps_;
+  std::unique_ptr<tlm_utils::simple_target_socket<ParCore>> streams_;
 };
 
 }  // namespace par::core

@@ -99,7 +99,10 @@ ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const
   packet.start = program.start;
   packet.threads = program.threads;
   for (int i = 1; i < 16; ++i) packet.inherited[i] = program.inherited[static_cast<std::size_t>(i)];
+  StreamUnit* stream = engine.stream();
+  if (stream && options.stream_fill && !options.stream_fill(*stream, &run.error)) return run;
   run.ok = engine.run(packet, run.stats, &run.error);
+  if (stream && options.stream_drain) options.stream_drain(*stream);
   run.registers = engine.captured_registers();
   return run;
 }

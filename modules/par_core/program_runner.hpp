@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ struct RunOptions {
   ExecListener* exec_listener = nullptr;    // told about every executed instruction (tracing, tests)
   // Runs the context-selection loop even for the plain core (tests: it must schedule the same).
   bool always_select_contexts = false;
+  // With core.stream.enabled: called with the core's stream unit before the packet (fill the
+  // channels; returning false with a message stops the run) and after it (drain them).
+  std::function<bool(StreamUnit&, std::string*)> stream_fill;
+  std::function<void(StreamUnit&)> stream_drain;
 };
 
 // Validates the configuration, loads the data sections and runs the program's packet.

@@ -303,6 +303,7 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
     return std::nullopt;
   }
 
+  if (in.is_stream()) return std::nullopt;  // the stream unit moves the data (PacketEngine)
   if (in.is_memory()) {
     has_global_ = false;
     std::optional<MemoryFault> fault;

@@ -50,6 +50,10 @@ TimingOp TimingOp::from(const isa::Instruction& in, const CoreConfig& cfg) {
       break;
     case Unit::Control: break;
   }
+  if (in.is_stream()) {  // the LS unit's stream port: conditions needed at issue, as for memory
+    t.is_memory = true;
+    t.latency = cfg.stream.latency;
+  }
   return t;
 }
 

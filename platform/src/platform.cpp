@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "par/plugin/crash_report.hpp"
+#include "par/core/stream_registers.hpp"
 #include "par/simkit/format.hpp"
 #include "host_programs.hpp"
 #include "packet_host_program.hpp"
@@ -190,6 +191,14 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
       l1.done.bind(*core_irqs_.back());
     }
     scheduler_->core_irq.bind(*core_irqs_.back());
+  }
+  for (std::size_t i = 0; i < cores_.size(); ++i) {
+    if (cores_[i]->streams() == nullptr) continue;
+    const std::uint64_t base = cfg_.stream_base + i * core::kStreamWindowStride;
+    error_ = attach(*bus_, *cores_[i]->streams(),
+                    {{cores_[i]->basename() + std::string(".streams"), base,
+                      core::stream_window_bytes(static_cast<std::uint64_t>(cfg_.core.stream.srf_elements))}});
+    if (!error_.empty()) return;
   }
   bind(scheduler_->notify, bus_->in);
   error_ = attach(*bus_, scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "par/core/stream_registers.hpp"
 #include "par/sched/scheduler_registers.hpp"
 
 namespace par::platform {
@@ -100,6 +101,10 @@ std::vector<std::string> PlatformConfig::validate() const {
   std::vector<Window> windows{
       {"the local memory window", "core.local_mem_base, core.local_mem_size", core.local_mem_base, core.local_mem_size},
       {"the scheduler registers", "platform.scheduler_base", scheduler_base, sched::kRegSpaceEnd}};
+  if (core.stream.enabled)
+    windows.push_back({"the stream windows", "platform.stream_base", stream_base,
+                       static_cast<std::uint64_t>(cores - 1) * core::kStreamWindowStride +
+                           core::stream_window_bytes(static_cast<std::uint64_t>(core.stream.srf_elements))});
   if (memory == MemorySystem::Dram || memory == MemorySystem::L2Dram) {
     const dram::DramConfig d = dram.resolved();
     const std::vector<std::string> de = d.validate();
@@ -132,6 +137,8 @@ runtime::RuntimeConfig PlatformConfig::runtime_config() const {
   r.scheduler_base = scheduler_base;  // one place says where the scheduler is
   r.queue_depth = scheduler.queue_depth;
   r.issue_cycles = master.cpi;
+  r.stream_base = stream_base;
+  r.stream_cores = core.stream.enabled ? static_cast<std::uint64_t>(cores) : 0;
   if (r.flag_addr == 0) r.flag_addr = host_mem_base + host_mem.resolved().capacity() - 64;
   return r;
 }

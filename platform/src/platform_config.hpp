@@ -55,6 +55,8 @@ struct PlatformConfig {
   MemorySystem memory = MemorySystem::Local;
   std::uint64_t global_base = 0;  // device DRAM's first byte address
   std::uint64_t scheduler_base = 0x1000000000;  // the thread scheduler's register window (device)
+  // With core.stream.enabled: core i's stream window at stream_base + i * core::kStreamWindowStride.
+  std::uint64_t stream_base = 0x200000000000;
   HostModel host = HostModel::Direct;
   std::string host_program;  // a C++ host program of sw/host; "" = the file's .MASTER or its packet
   // Host memory in the one physical address space that host and device share; every other

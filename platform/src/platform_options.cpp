@@ -26,6 +26,8 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   reg.add("platform.global_base", cfg.global_base, "First byte address of device DRAM.").hex();
   reg.add("platform.scheduler_base", cfg.scheduler_base,
           "Device address of the thread scheduler's register window (0x148 bytes).").hex();
+  reg.add("platform.stream_base", cfg.stream_base,
+          "Device address of core 0's stream window (core.stream.enabled); core i's is 2^34 * i higher.").hex();
   reg.add_enum("platform.host", cfg.host,
                "Who launches packets: an idealised launcher on the device interconnect (direct, the 2011 "
                "study) or the master core running host software across the HT link (master, the full system).",

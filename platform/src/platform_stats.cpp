@@ -24,6 +24,12 @@ PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<core::ParCor
               [](const simkit::StatView& v) { return v["thread_instructions"] / v["host_seconds"]; },
               simkit::Format::fixed(0))
       .measures_host();
+  for (std::size_t c = 0; c < cores_.size(); ++c) {
+    if (cores_[c]->stream_unit() == nullptr) continue;
+    stream_groups_.resize(cores_.size());
+    stream_groups_[c] = std::make_unique<core::StreamStatistics>();
+    core_groups_[c]->group().attach(stream_groups_[c]->group());
+  }
   for (auto& g : core_groups_) root_.attach(g->group());
   for (simkit::StatGroup* g : modules) root_.attach(*g);
   for (const std::string& path : tracked) tracked_.push_back(root_.find(path));
@@ -36,6 +42,7 @@ void PlatformStats::refresh(std::uint64_t launches_done, const sc_core::sc_time*
     const core::CoreStats s = boundary != nullptr ? cores_[c]->take_sample(*boundary) : cores_[c]->stats_so_far();
     core_groups_[c]->update(s);
     thread_instructions += static_cast<std::uint64_t>(s.total_thread_instructions());
+    if (c < stream_groups_.size() && stream_groups_[c]) stream_groups_[c]->update(*cores_[c]->stream_unit());
   }
   thread_instructions_->set(thread_instructions);
   launches_done_->set(launches_done);

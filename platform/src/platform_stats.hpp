@@ -15,6 +15,7 @@
 #include "core_statistics.hpp"
 #include "par/simkit/stats.hpp"
 #include "par_core.hpp"
+#include "stream_statistics.hpp"
 #include "platform_config.hpp"
 #include "thread_scheduler.hpp"
 
@@ -78,6 +79,7 @@ class PlatformStats {
   simkit::StatGroup root_;
   std::vector<core::ParCore*> cores_;
   std::vector<std::unique_ptr<core::CoreStatistics>> core_groups_;
+  std::vector<std::unique_ptr<core::StreamStatistics>> stream_groups_;  // per core; null without a stream unit
   simkit::Real *host_seconds_, *simulated_ns_;
   simkit::Counter *thread_instructions_, *launches_done_;
   simkit::Json tree(const std::vector<StatsSample>& samples, std::size_t i) const;

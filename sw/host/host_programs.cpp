@@ -1,6 +1,7 @@
 #include "host_programs.hpp"
 
 #include "rb_gauss_seidel.hpp"
+#include "stream_filter.hpp"
 #include "sva_copy.hpp"
 
 namespace par::host {
@@ -17,6 +18,7 @@ const std::vector<HostProgramInfo>& host_programs() {
   static const std::vector<HostProgramInfo> table{
       entry<RbGaussSeidel>(),
       entry<SvaCopy>(),
+      entry<StreamFilter>(),
   };
   return table;
 }

@@ -83,6 +83,12 @@ using LaunchTiming = LaunchRecord;
 // PacketRecord and the core's error): a debug view, no simulated time. Returns "" if unknown.
 using DeviceDiagnostics = std::function<std::string(std::uint64_t seq)>;
 
+// A stream channel's descriptor as the host reads it (par/core/stream_registers.hpp).
+struct StreamChannel {
+  std::uint64_t cur = 0;  // head: the next element a get takes or a put writes
+  std::uint64_t fin = 0;  // end
+};
+
 // binary64 bit pattern, for inherited registers that carry doubles.
 std::uint64_t f64_bits(double v);
 
@@ -115,6 +121,16 @@ class HostRuntime : public master::PacketControl {
   // One blocking 8-byte access (any address: device or host memory); naturally aligned.
   void write(std::uint64_t address, std::uint64_t value);
   std::uint64_t read(std::uint64_t address);
+
+  // --- streams (core.stream.enabled; README "Streams"), between launches -----------------------
+  // Writes `elements` to core `core`'s SRF from element `first` and sets channel `channel` to them
+  // (head first, end first + n): an input that the kernel's get takes from.
+  void stream_fill(int core, int channel, std::uint64_t first, const std::vector<std::uint64_t>& elements);
+  // Sets the channel to the empty elements [first, first + capacity): an output for put.
+  void stream_open(int core, int channel, std::uint64_t first, std::uint64_t capacity);
+  StreamChannel stream_channel(int core, int channel);
+  // What the kernel put to a channel opened at `first`: elements [first, head).
+  std::vector<std::uint64_t> stream_drain(int core, int channel, std::uint64_t first);
 
   // --- program symbols -------------------------------------------------------------------------
   Kernel kernel(const std::string& code_label) const;
@@ -165,6 +181,9 @@ class HostRuntime : public master::PacketControl {
   void copy(bool to_device, std::uint64_t device, std::uint8_t* host, std::uint64_t bytes);
   AccessResult access(bool write, std::uint64_t address, std::uint8_t* data, unsigned length);
   std::uint64_t read_reg(std::uint64_t offset);
+  // Device address of core's stream window; RuntimeError naming `call` if it has none.
+  std::uint64_t stream_window(const char* call, int core) const;
+  void set_channel(int core, int channel, std::uint64_t cur, std::uint64_t fin);
   void write_reg(std::uint64_t offset, std::uint64_t value);
   void wait_through(std::uint64_t target);
   [[noreturn]] void fail_packet(std::uint64_t failed_seq);

@@ -32,6 +32,10 @@ struct RuntimeConfig {
   double poll_ns = 100;              // Poll / Flag: time between two polls
   std::uint64_t flag_addr = 0;       // Flag: the host-memory flag word
   double wait_limit_ns = 1e10;       // a polling wait that lasts longer is an error (0 = no limit)
+  // Stream windows of the cores (par/core/stream_registers.hpp): core i's at stream_base + i *
+  // kStreamWindowStride, for stream_cores cores (0: the cores have no stream unit).
+  std::uint64_t stream_base = 0;
+  std::uint64_t stream_cores = 0;
 
   // Every violated constraint as "master.<option>: <why>" (the options that fill this struct).
   std::vector<std::string> validate() const;

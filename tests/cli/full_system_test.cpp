@@ -80,6 +80,20 @@ TEST(FullSystem, SvaCopyHostProgramChecksItsResult) {
   EXPECT_TRUE(contains(r.out, "link.h2d")) << r.out;
 }
 
+// Conditional streams through the cores' stream windows: the host fills each core's s0 with its
+// share of the input, drains s1 and checks the result, on one and two cores.
+TEST(FullSystem, StreamFilterHostProgramFillsAndDrainsChannels) {
+  for (int cores : {1, 2}) {
+    const CliResult r = parsys("run " + kernel_file("stream-filter.par") + " " + kDeviceDram +
+                               " --core.stream.enabled --platform.cores " + std::to_string(cores) + " --host stream-filter");
+    ASSERT_EQ(r.status, 0) << r.out;  // 1 when the drained streams differ from the reference
+    EXPECT_TRUE(contains(r.out, "host:     host program stream-filter, 1 launches")) << r.out;
+  }
+  const CliResult off = parsys("run " + kernel_file("stream-filter.par") + " -q " + kDeviceDram + " --host stream-filter");
+  EXPECT_NE(off.status, 0);
+  EXPECT_TRUE(contains(off.out, "stream_fill: core 0 has no stream unit (core.stream.enabled is off)")) << off.out;
+}
+
 // A host program's thread counts are known only after the run: threads of --dump-regs that did not
 // run are an error then (exit 2), after the registers of those that did.
 TEST(FullSystem, DumpRegistersOfThreadsAHostProgramNeverRanIsAnError) {
@@ -187,7 +201,7 @@ TEST(FullSystem, MasterProgramNeedsTheFullSystem) {
   EXPECT_TRUE(contains(r.out, "is a .MASTER program: it runs on the master core of the full system")) << r.out;
   const CliResult u = parsys("run " + kRbGs + " -q " + kDeviceDram + " --host no-such-program");
   EXPECT_NE(u.status, 0);
-  EXPECT_TRUE(contains(u.out, "unknown host program 'no-such-program' (known: rb-gauss-seidel, sva-copy)")) << u.out;
+  EXPECT_TRUE(contains(u.out, "unknown host program 'no-such-program' (known: rb-gauss-seidel, sva-copy, stream-filter)")) << u.out;
 }
 
 }  // namespace

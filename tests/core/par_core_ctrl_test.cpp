@@ -38,23 +38,11 @@ bad:    set    r1 = 4
 )";
 
 // A core, its completion line with a probe, a scripted initiator on `ctrl`.
-struct Bench {
-  isa::Program program = testing::assemble_or_fail(kSource);
-  CoreConfig cfg;
-  std::unique_ptr<LoadedProgram> loaded;
-  memory::Memory global{"global", memory::MemoryConfig{4096, 0, 0}};
-  std::unique_ptr<ParCore> core;
-  sc_core::sc_signal<bool> line{"line"};
+struct Bench : testing::CoreBench {
   par::testing::RiseProbe done{"done"};
   par::testing::TlmHarness host{"host"};
 
-  Bench() {
-    std::string error;
-    loaded = LoadedProgram::load(program, cfg, &error);
-    EXPECT_NE(loaded, nullptr) << error;
-    core = std::make_unique<ParCore>("core0", cfg, *loaded, RunMode::Timing, /*functional_width=*/1, ns(1), ns(1000));
-    core->mem.bind(global.in);
-    core->irq.bind(line);
+  Bench() : CoreBench(kSource, CoreConfig{}) {
     done.in.bind(line);
     host.out.bind(core->ctrl);
   }

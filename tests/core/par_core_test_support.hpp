@@ -1,16 +1,21 @@
 // Launching a packet on a ParCore through its register protocol (par/core/core_registers.hpp)
-// from a TlmHarness: the descriptor block in one write, then DOORBELL.
+// from a TlmHarness: the descriptor block in one write, then DOORBELL; and a core to launch on.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
 
 #include "../support/tlm_harness.hpp"
+#include "core_test_support.hpp"
+#include "memory.hpp"
 #include "par/core/core_registers.hpp"
 #include "par/isa/program.hpp"
+#include "par_core.hpp"
 
 namespace par::core::testing {
 
@@ -34,5 +39,26 @@ inline void launch(par::testing::TlmHarness& h, sc_core::sc_time at, const Packe
   h.at(at).write(kCoreRegStart, bytes_of(d));
   h.then().write64(kCoreRegDoorbell, 1);
 }
+
+// A ParCore "core0" of `cfg` at 1 GHz (quantum 1 us) running `source` in timing mode, its `mem`
+// on a 4 KiB memory, its completion line on `line`. Tests bind their initiators to its sockets.
+struct CoreBench {
+  isa::Program program;
+  CoreConfig cfg;
+  std::unique_ptr<LoadedProgram> loaded;
+  memory::Memory global{"global", memory::MemoryConfig{4096, 0, 0}};
+  std::unique_ptr<ParCore> core;
+  sc_core::sc_signal<bool> line{"line"};
+
+  CoreBench(const char* source, const CoreConfig& c) : program(assemble_or_fail(source)), cfg(c) {
+    std::string error;
+    loaded = LoadedProgram::load(program, cfg, &error);
+    EXPECT_NE(loaded, nullptr) << error;
+    const sc_core::sc_time cycle(1, sc_core::SC_NS);
+    core = std::make_unique<ParCore>("core0", cfg, *loaded, RunMode::Timing, /*functional_width=*/1, cycle, 1000 * cycle);
+    core->mem.bind(global.in);
+    core->irq.bind(line);
+  }
+};
 
 }  // namespace par::core::testing

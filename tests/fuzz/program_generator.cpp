@@ -41,7 +41,8 @@ Instruction data_instruction(ByteReader& in) {
   static const std::vector<Opcode> kOps = [] {
     std::vector<Opcode> ops;
     for (const isa::OpInfo& m : isa::opcode_table())
-      if (m.unit != isa::Unit::Control) ops.push_back(m.op);
+      if (m.unit != isa::Unit::Control && m.shape != Shape::StreamGet && m.shape != Shape::StreamPut)
+        ops.push_back(m.op);  // streams need the optional stream unit
     return ops;
   }();
   const Opcode op = kOps[in.byte() % kOps.size()];

@@ -43,6 +43,8 @@ constexpr Golden kGolden[] = {
     {"xp r3", 0x6A300000, "xp r3"},
     {"par r5, 20", 0x6C500140, "par r5, 20"},
     {"sync #", 0x6E000001, "sync #"},
+    {"get r1 = s3", 0x4E118000, "get r1 = s3"},
+    {"(p2) put s5 = i1 #", 0x4F128015, "(p2) put s5 = i1 #"},
 };
 
 TEST(Encoding, GoldenWordsAssembleEncodeAndDecode) {
@@ -168,7 +170,10 @@ TEST(Encoding, DecodeRejectsReservedAndIllegalWords) {
       {15u << 25, "reserved op6 15"},
       {20u << 25, "reserved op6 20"},
       {30u << 25, "reserved op6 30"},
-      {39u << 25, "reserved op6 39"},
+      {(39u << 25) | (2u << 4), "op6 39 f 2"},
+      {(39u << 25) | (1u << 6), "op6 39 x 1"},
+      {(39u << 25) | (3u << 10), "get with rb"},
+      {(39u << 25) | (16u << 20), "get rd = i0"},
       {42u << 25, "reserved op6 42"},
       {56u << 25, "reserved op6 56"},
       {63u << 25, "reserved op6 63"},

@@ -128,6 +128,11 @@ inline Instruction random_instruction(std::mt19937& rng, Opcode op, bool imm_for
     case Shape::LoopCond:
     case Shape::Brk: in.imm = pick(0, 65535); break;
     case Shape::None: break;
+    case Shape::StreamGet:
+    case Shape::StreamPut:
+      in.rd = m.shape == Shape::StreamPut ? u8(0, 31) : u8(0, 15);
+      in.imm = pick(0, kStreamChannels - 1);
+      break;
   }
   return in;
 }

@@ -27,9 +27,10 @@ isa::Program load(const std::string& path) {
 
 TEST(HostProgramRegistry, ListsEveryProgramAndNamesTheKnownOnesForAnUnknownName) {
   const auto& table = host_programs();
-  ASSERT_EQ(table.size(), 2u);
+  ASSERT_EQ(table.size(), 3u);
   EXPECT_EQ(table[0].name, "rb-gauss-seidel");
   EXPECT_EQ(table[1].name, "sva-copy");
+  EXPECT_EQ(table[2].name, "stream-filter");
   for (const HostProgramInfo& p : table) {
     EXPECT_FALSE(p.description.empty());
     std::string error;
@@ -40,7 +41,7 @@ TEST(HostProgramRegistry, ListsEveryProgramAndNamesTheKnownOnesForAnUnknownName)
   }
   std::string error;
   EXPECT_EQ(make_host_program("sva", &error), nullptr);
-  EXPECT_EQ(error, "unknown host program 'sva' (known: rb-gauss-seidel, sva-copy)");
+  EXPECT_EQ(error, "unknown host program 'sva' (known: rb-gauss-seidel, sva-copy, stream-filter)");
 }
 
 TEST(HostPrograms, SvaCopyComputesTheReferenceMatrix) {

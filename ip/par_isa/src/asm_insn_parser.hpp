@@ -100,6 +100,9 @@ class InsnParser {
   bool build_brk();
   bool build_par();
   bool build_none();
+  bool build_stream(const OpInfo& m);
+  // A stream channel operand sN (N = 0..31; docs/isa.md §6.10).
+  bool channel(const Operand& o, std::int64_t& ch);
   // Pseudo-instructions (asm_pseudo.cpp). The try_ forms set `handled` when the mnemonic and
   // destination are theirs, and return false only after an error.
   bool build_register_pseudo();

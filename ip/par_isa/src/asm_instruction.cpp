@@ -212,6 +212,28 @@ bool InsnParser::build_none() {
   return expect_form(!ops_.has_eq && ops_.lhs.empty());
 }
 
+bool InsnParser::channel(const Operand& o, std::int64_t& ch) {
+  const std::string& t = o.text();
+  const bool named = !o.mem && o.a.kind == Atom::Label && t.size() >= 2 && t.size() <= 3 &&
+                     (t[0] == 's' || t[0] == 'S') &&
+                     t.find_first_not_of("0123456789", 1) == std::string::npos && (t.size() == 2 || t[1] != '0');
+  const int n = named ? std::stoi(t.substr(1)) : -1;
+  if (n < 0 || n >= kStreamChannels)
+    return error(o.col(), "expected a stream channel s0..s" + std::to_string(kStreamChannels - 1) + ", got " +
+                              quote(t));
+  ch = n;
+  return true;
+}
+
+// get rd = sN | put sN = rd (the data register of put may be inherited, as a store's).
+bool InsnParser::build_stream(const OpInfo& m) {
+  const bool get = m.shape == Shape::StreamGet;
+  form_ = get ? "rd = sN" : "sN = rd";
+  if (!expect_form(ops_.has_eq && ops_.lhs.size() == 1 && ops_.rhs.size() == 1)) return false;
+  if (get) return dest_reg(ops_.lhs[0], in_.rd) && channel(ops_.rhs[0], in_.imm);
+  return channel(ops_.lhs[0], in_.imm) && src_reg(ops_.rhs[0], in_.rd);
+}
+
 bool InsnParser::build_table(const OpInfo& m) {
   in_.op = m.op;
   switch (m.shape) {
@@ -229,6 +251,7 @@ bool InsnParser::build_table(const OpInfo& m) {
     case Shape::Brk: return build_brk();
     case Shape::Par: return build_par();
     case Shape::None: return build_none();
+    case Shape::StreamGet: case Shape::StreamPut: return build_stream(m);
   }
   return false;
 }

@@ -58,6 +58,8 @@ std::string format(const Instruction& in, const TargetNames* names) {
       if (in.imm != 0) s += " " + imm;
       break;
     case Shape::None: break;
+    case Shape::StreamGet: s += " " + rd + " = s" + imm; break;
+    case Shape::StreamPut: s += " s" + imm + " = " + rd; break;
   }
   if (in.stop) s += " #";
   return s;

@@ -168,6 +168,11 @@ u32 encode(const Instruction& in) {
       return w | static_cast<u32>(m.r_op6) << kOp6Pos | reg(in.rd, kRdPos) | reg(in.ra, kRaPos) |
              reg(in.rb, kRbPos) | static_cast<u32>(m.x) << kXPos |
              static_cast<u32>(imm & 3) << kFPos;
+    case Shape::StreamGet: case Shape::StreamPut:
+      assert(in.imm >= 0 && in.imm < kStreamChannels);
+      return w | static_cast<u32>(m.r_op6) << kOp6Pos | reg(in.rd, kRdPos) |
+             static_cast<u32>(imm & 31) << kRaPos | static_cast<u32>(m.x) << kXPos |
+             static_cast<u32>(m.f) << kFPos;
     case Shape::Binary: case Shape::Unary: case Shape::Load: case Shape::Store:
       w |= reg(in.rd, kRdPos) | reg(in.ra, kRaPos) | static_cast<u32>(m.f) << kFPos;
       if (in.imm_form) {
@@ -268,7 +273,14 @@ bool decode_r(u32 word, u32 op6, Instruction& in, std::string* why) {
   in.ra = static_cast<std::uint8_t>(field(word, kRaPos, 5));
   in.rb = static_cast<std::uint8_t>(field(word, kRbPos, 5));
   const Shape shape = in.meta().shape;
-  if (shape != Shape::Store && in.rd >= 16) return fail(why, "destination is an inherited register");
+  const bool rd_is_source = shape == Shape::Store || shape == Shape::StreamPut;
+  if (!rd_is_source && in.rd >= 16) return fail(why, "destination is an inherited register");
+  if (shape == Shape::StreamGet || shape == Shape::StreamPut) {
+    if (in.rb != 0) return fail(why, "unused field rb (bits 14..10) not zero");
+    in.imm = in.ra;  // the channel
+    in.ra = 0;
+    return true;
+  }
   if (shape == Shape::Unary && in.rb != 0) return fail(why, "unused field rb (bits 14..10) not zero");
   if (shape == Shape::Sla) in.imm = f;
   return true;

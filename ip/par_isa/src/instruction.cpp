@@ -118,6 +118,9 @@ constexpr std::array<OpInfo, kOpcodeCount> kTable = {{
     {O::Brk, "brk", U::Control, S::Brk, 52, 0, N, 0, 0},
     {O::Par, "par", U::Control, S::Par, 54, 0, N, 0, kMasterOnly},
     {O::Sync, "sync", U::Control, S::None, 55, 0, N, 0, kMasterOnly},
+
+    {O::Get, "get", U::Ls, S::StreamGet, 39, 0, N, 0, 0},
+    {O::Put, "put", U::Ls, S::StreamPut, 39, 0, N, 1, 0},
 }};
 
 constexpr bool table_is_indexed_by_opcode() {
@@ -215,7 +218,11 @@ Operands operands(const Instruction& in) {
     case Shape::XpReg:
     case Shape::LoopCount:
     case Shape::Par:
+    case Shape::StreamPut:
       src(in.rd);
+      break;
+    case Shape::StreamGet:
+      dst(in.rd);
       break;
     case Shape::XpLabel:
     case Shape::LoopCond:

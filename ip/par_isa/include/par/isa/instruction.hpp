@@ -46,6 +46,8 @@ enum class Shape : std::uint8_t {
   Brk,        // [n]
   Par,        // rc, label
   None,       // no operands (sync)
+  StreamGet,  // rd = sN                         (channel N in the ra field)
+  StreamPut,  // sN = rd                         (rd is a data source)
 };
 
 enum class Opcode : std::uint8_t {
@@ -65,6 +67,8 @@ enum class Opcode : std::uint8_t {
   PAnd, POr, PXor, PAndc,
   // Control (frontend)
   Xp, XpR, LoopR, Loop, Brk, Par, Sync,
+  // Conditional stream reads and writes (LS; need the core's stream unit)
+  Get, Put,
   Count
 };
 inline constexpr int kOpcodeCount = static_cast<int>(Opcode::Count);
@@ -119,7 +123,7 @@ struct Instruction {
   std::uint8_t pt = 0, pf = 0;  // compare / predicate-logic targets
   std::uint8_t pa = 0, pb = 0;  // predicate-logic sources
   // imm9 (sign-extended), shift/extend amount, sla n, imm16 (set: sign-extended; sli: zero-extended),
-  // brk n, or the control-transfer target.
+  // brk n, the control-transfer target, or the stream channel of get / put.
   std::int64_t imm = 0;
 
   const OpInfo& meta() const { return info(op); }
@@ -128,8 +132,12 @@ struct Instruction {
   bool is_load() const { return op >= Opcode::Ld1 && op <= Opcode::Ld4u; }
   bool is_store() const { return op >= Opcode::St1 && op <= Opcode::St8; }
   bool is_memory() const { return is_load() || is_store(); }
+  bool is_stream() const { return op == Opcode::Get || op == Opcode::Put; }
   bool operator==(const Instruction& o) const;
 };
+
+// Stream channels a get / put can name (the 5-bit ra field).
+inline constexpr int kStreamChannels = 32;
 
 // Access size in bytes of a load or store.
 int access_size(Opcode op);
