@@ -108,4 +108,23 @@ TEST(DocsReferences, EveryFilePointsInsideTheRepository) {
   for (const std::string& b : bad) ADD_FAILURE() << b;
 }
 
+// A merge that was committed with its conflict text left in: the markers at the start of a line.
+TEST(DocsReferences, NoFileKeepsMergeConflictMarkers) {
+  const fs::path root = PARSYS_SOURCE_DIR;
+  const std::string ours = std::string(7, '<') + ' ', theirs = std::string(7, '>') + ' ';
+  std::size_t scanned = 0;
+  for (const std::string& file : repository_files(root)) {
+    std::ifstream in(root / file, std::ios::binary);
+    if (!in) continue;
+    ++scanned;
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++number;
+      if (line.rfind(ours, 0) == 0 || line.rfind(theirs, 0) == 0)
+        ADD_FAILURE() << file << ":" << number << ": merge conflict marker: " << line;
+    }
+  }
+  EXPECT_GT(scanned, 100u);
+}
+
 }  // namespace
