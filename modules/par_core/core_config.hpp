@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "prefetch/prefetch_config.hpp"
+
 namespace par::core {
 
 // When a waiting-queue entry is freed (docs/core-timing.md §4.2, §10).
@@ -74,6 +76,9 @@ struct CoreConfig {
   // Local memory window of the core (byte addresses [base, base + size)).
   std::uint64_t local_mem_base = 0;
   std::uint64_t local_mem_size = 64ull << 20;
+
+  // The packet prefetcher (prefetch/README.md), off by default.
+  PrefetchConfig prefetch;
 
   int slots() const { return lanes * threads_per_lane; }
   int div_latency() const { return fpu_div_latency > 0 ? fpu_div_latency : fpu_latency; }

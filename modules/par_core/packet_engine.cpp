@@ -95,6 +95,13 @@ PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const Loaded
   active_.assign(static_cast<std::size_t>(contexts), 0);
 }
 
+void PacketEngine::set_prefetch_port(PrefetchPort* port) {
+  prefetch_.reset();
+  if (port != nullptr && cfg_.prefetch.enabled && mode_ == RunMode::Timing)
+    prefetch_ = std::make_unique<PacketPrefetcher>(cfg_.prefetch, cfg_.line_bytes, cfg_.local_mem_base,
+                                                   cfg_.local_mem_size, S_, *port);
+}
+
 void PacketEngine::capture_registers(std::uint64_t first, std::uint64_t count) {
   capture_first_ = first;
   capture_count_ = count;
@@ -298,6 +305,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
   bool ok = true;
   for (std::uint64_t round = 0; ok && round < rounds; ++round) {
     start_round(x, round, packet, stats);
+    if (prefetch_) prefetch_->round_started(round, fetch);
     while (!x.control.round_ended()) {
       if (!step<false, kTrace>(x, fetch, fetched, stats, error)) {
         ok = false;
@@ -309,6 +317,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
       if (port_ != nullptr) port_->reached(timed ? fetch : 0);
     }
     if (ok) capture_round(x);
+    if (prefetch_) prefetch_->round_ended(round, fetch);
   }
   fetch_out = fetch;
   fetched_out = fetched;
@@ -377,6 +386,7 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
     active_[static_cast<std::size_t>(x.index)] = next_round < rounds;
     if (next_round < rounds) {
       start_round(x, next_round++, packet, stats);
+      if (prefetch_) prefetch_->round_started(x.round, fetch);
       ++stats.contexts[static_cast<std::size_t>(x.index)].rounds;
       ++running;
     } else {
@@ -418,8 +428,10 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
     }
     if (x.control.round_ended()) {
       capture_round(x);
+      if (prefetch_) prefetch_->round_ended(x.round, fetch);
       if (next_round < rounds) {
         start_round(x, next_round++, packet, stats);
+        if (prefetch_) prefetch_->round_started(x.round, fetch);
         ++counters.rounds;
       } else {
         active_[static_cast<std::size_t>(c)] = 0;
@@ -465,6 +477,13 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   std::int64_t fetched = 0;
   stopped_ = false;
   rounds_started_ = 0;
+  if (prefetch_)
+    prefetch_->begin_packet(find_affine_loads(
+                                [this](std::uint64_t pc) {
+                                  return pc < program_size_ && prog_.legal(pc) ? &prog_.at(pc) : nullptr;
+                                },
+                                packet.start, packet.inherited),
+                            packet.first_thread, threads);
   watch_.interval = 0;
   rearm(0);
   // A failed or stopped packet still reports the work it did.
@@ -493,6 +512,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     stats.global_latency_sum = lsu_->latency_sum();
     stats.ls_limit_stall_cycles = lsu_->limit_stall_cycles();
   }
+  if (prefetch_) stats.prefetch = prefetch_->end_packet();
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   return ok;
 }
