@@ -55,15 +55,17 @@ TEST(PrefetchCli, ResultsAreIdenticalWithAndWithoutPrefetching) {
   // Every reference kernel that finishes quickly in global memory, at one shape, and the
   // streaming kernel at several distances.
   for (const KernelInfo& k : par::kernels::kernel_table()) {
-    if (k.name == std::string("dmmm") || k.name == std::string("jim")) continue;  // millions of cycles
+    const std::string name(k.name);
+    if (name == "dmmm" || name == "jim") continue;  // millions of cycles
     const std::string file = par::kernels::kernel_path(k);
+    const std::string label(k.output_label);
     const std::string base = kGlobal + " --core.lanes 4 --core.threads_per_lane 4";
-    const PrefetchRun off = run_with(file, k.output_label, k.output_bytes(), base, dir + "/" + k.name + "_off");
-    const PrefetchRun on = run_with(file, k.output_label, k.output_bytes(), base + kPrefetch + " --core.prefetch.early_ignore 0",
-                                    dir + "/" + k.name + "_on");
-    EXPECT_FALSE(off.output.empty()) << k.name;
-    EXPECT_EQ(on.output, off.output) << k.name;
-    EXPECT_EQ(on.registers, off.registers) << k.name;
+    const PrefetchRun off = run_with(file, label, k.output_bytes(), base, dir + "/" + name + "_off");
+    const PrefetchRun on =
+        run_with(file, label, k.output_bytes(), base + kPrefetch + " --core.prefetch.early_ignore 0", dir + "/" + name + "_on");
+    EXPECT_FALSE(off.output.empty()) << name;
+    EXPECT_EQ(on.output, off.output) << name;
+    EXPECT_EQ(on.registers, off.registers) << name;
   }
   const std::string sva = kernel_file("stream-sva.par");
   const PrefetchRun off = run_with(sva, "sva_z", 16384 * 8, kStreamArgs, dir + "/sva_off");
@@ -88,7 +90,7 @@ TEST(PrefetchCli, OffByDefaultLeavesTheStatisticsAlone) {
   EXPECT_EQ(stat(def.stats, "core0.cycles"), stat(off.stats, "core0.cycles"));
   EXPECT_EQ(stat(def.stats, "l2.accesses"), stat(off.stats, "l2.accesses"));
   EXPECT_EQ(stat(def.stats, "dram.reads"), stat(off.stats, "dram.reads"));
-  EXPECT_TRUE(contains(read_file(dir + "/default/config.ini"), "prefetch.enabled = false"));
+  EXPECT_TRUE(contains(read_file(dir + "/default/config.ini"), "[core.prefetch]\nenabled = false"));
 }
 
 TEST(PrefetchCli, CountersAddUpAndTheStreamingKernelGetsFaster) {
@@ -118,8 +120,8 @@ TEST(PrefetchCli, CountersAddUpAndTheStreamingKernelGetsFaster) {
   // Demand reads now mostly hit: the L2 reads each input line from DRAM once either way.
   EXPECT_EQ(stat(s, "dram.reads"), stat(off.stats, "dram.reads"));
   const double speedup = stat(off.stats, "core0.cycles") / stat(s, "core0.cycles");
-  EXPECT_GT(speedup, SPEEDUP_MIN) << stat(off.stats, "core0.cycles") << " -> " << stat(s, "core0.cycles");
-  EXPECT_LT(speedup, SPEEDUP_MAX) << stat(off.stats, "core0.cycles") << " -> " << stat(s, "core0.cycles");
+  EXPECT_GT(speedup, 1.05) << stat(off.stats, "core0.cycles") << " -> " << stat(s, "core0.cycles");
+  EXPECT_LT(speedup, 1.15) << stat(off.stats, "core0.cycles") << " -> " << stat(s, "core0.cycles");
 }
 
 TEST(PrefetchCli, BadValuesAreRejected) {

@@ -44,7 +44,7 @@ TEST(AffineLoads, FollowsSumsShiftsAndConstantsOnly) {
                             " mul r13 = r12, r11\n"     // 3 (0x1000 + 4 i0)
                             " ld2 r14 = r13[0]\n"
                             " st8 r1[i3] = r2 #\n"
-                            " ld8 r15 = r1[i1]\n");     // after the stop bit: another block
+                            " ld8 r15 = r1[i1] #\n");   // after the stop bit: another block
   ASSERT_EQ(loads.size(), 4u);
   EXPECT_EQ(loads[0].pc, 1u);
   EXPECT_EQ(loads[0].scale, 8u);
@@ -113,24 +113,27 @@ PrefetchConfig prefetch_config(int queue_rounds, std::int64_t early_ignore, int 
   return c;
 }
 
-TEST(PacketPrefetcher, RunsQueueRoundsMinusOneAheadAfterTheIgnoredRounds) {
+TEST(PacketPrefetcher, KeepsQueueRoundsDecodedAfterTheIgnoredRounds) {
   RecordingPort port;
   PacketPrefetcher pf(prefetch_config(3, 1), 64, 0x400000, 0x1000, 16, port);
   pf.begin_packet(stream_load(), 0, 16 * 6);  // six rounds
   pf.round_started(0, 0);
-  // Round 0 is ignored; rounds 1 and 2 fill the queue of three (round 0 is not in it).
-  ASSERT_EQ(port.requests.size(), 4u);
+  // Round 0 is ignored (never decoded, so not in the queue); rounds 1..3 fill the queue of three.
+  ASSERT_EQ(port.requests.size(), 6u);
   EXPECT_EQ(port.requests[0].addr, 0x10000u + 128);
-  EXPECT_EQ(port.requests[3].addr, 0x10000u + 320);
-  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(port.requests[i].cycle, i);  // one per cycle
+  EXPECT_EQ(port.requests[5].addr, 0x10000u + 3 * 128 + 64);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(port.requests[i].cycle, i);  // one per cycle
   pf.round_ended(0, 10);
-  EXPECT_EQ(port.requests.size(), 6u);  // round 3 decoded: the queue held 1, 2 only
-  EXPECT_EQ(port.requests[4].cycle, 10u);
+  EXPECT_EQ(port.requests.size(), 6u);  // round 0 was not in the queue: nothing freed
   pf.round_started(1, 10);
   pf.round_ended(1, 20);
+  ASSERT_EQ(port.requests.size(), 8u);  // from now on distance 2: rounds r, r+1, r+2 decoded
+  EXPECT_EQ(port.requests[6].cycle, 20u);
+  EXPECT_EQ(port.requests[6].addr, 0x10000u + 4 * 128);
   pf.round_started(2, 20);
   pf.round_ended(2, 30);
-  pf.round_ended(3, 40);  // rounds 4 and 5 may go now
+  pf.round_started(3, 30);
+  pf.round_ended(3, 40);  // nothing beyond round 5
   EXPECT_EQ(port.requests.size(), 10u);
   EXPECT_EQ(port.requests.back().addr, 0x10000u + 5 * 128 + 64);
   const PrefetchCounts c = pf.end_packet();
@@ -144,20 +147,26 @@ TEST(PacketPrefetcher, RunsQueueRoundsMinusOneAheadAfterTheIgnoredRounds) {
 TEST(PacketPrefetcher, OutstandingLimitHoldsRequestsUntilAnAnswerIsBack) {
   RecordingPort port;
   PacketPrefetcher pf(prefetch_config(10, 0, 3), 64, 0x400000, 0x1000, 16, port);
-  pf.begin_packet(stream_load(), 0, 16 * 4);  // 8 lines
+  pf.begin_packet(stream_load(), 0, 16 * 4);  // 8 lines, two per round
   pf.round_started(0, 0);
-  ASSERT_EQ(port.requests.size(), 3u);  // the rest waits for answers at 100, 101, 102
+  ASSERT_EQ(port.requests.size(), 3u);  // the rest waits for the answers at 100, 101, 102
   pf.round_ended(0, 50);
-  // Round 0's last line never left; it is dropped with the round.
-  EXPECT_EQ(port.requests.size(), 3u);
+  EXPECT_EQ(port.requests.size(), 3u);  // no slot free yet
   pf.round_started(1, 150);
+  // Sent with the cycles they would have left in: the first waited from cycle 3 for the slot
+  // that freed at 100; the next two found theirs free in their own cycles. The seventh waits for
+  // the answer at 200.
   ASSERT_EQ(port.requests.size(), 6u);
-  EXPECT_EQ(port.requests[3].cycle, 100u);  // the exact cycle the first slot freed
+  EXPECT_EQ(port.requests[3].cycle, 100u);
   EXPECT_EQ(port.requests[4].cycle, 101u);
   EXPECT_EQ(port.requests[5].cycle, 102u);
+  pf.round_ended(3, 160);  // round 3's two lines have not left: dropped
+  pf.round_started(2, 250);
+  EXPECT_EQ(port.requests.size(), 6u);
   const PrefetchCounts c = pf.end_packet();
-  EXPECT_EQ(c.unsent, 1 + 2);
-  EXPECT_EQ(c.stall_cycles, (100 - 3) + (101 - 4) + (102 - 5));
+  EXPECT_EQ(c.unsent, 2);
+  EXPECT_EQ(c.issued, 6);
+  EXPECT_EQ(c.stall_cycles, 100 - 3);
 }
 
 TEST(PacketPrefetcher, ByteLimitStopsDecodingUntilARoundEnds) {
