@@ -91,7 +91,7 @@ void L2::make_piece(const tlm::tlm_generic_payload& tx, unsigned offset, unsigne
 }
 
 void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  ++requests_;
+  if (!sckit::is_prefetch(tx)) ++requests_;  // demand traffic (prefetches: l2.prefetch.requests)
   const std::uint64_t addr = tx.get_address();
   const unsigned len = tx.get_data_length();
   const unsigned line = geo_.line_bytes();
