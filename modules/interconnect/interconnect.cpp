@@ -109,11 +109,17 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
   const auto port = static_cast<std::size_t>(r->port);
   PortStats& ps = port_stats_[port];
   ++*ps.transactions;
-  // An ignore command (a prefetch request) names bytes but carries none.
-  const unsigned moved = tx.get_command() == tlm::TLM_IGNORE_COMMAND ? 0 : len;
-  *ps.bytes += moved;
+  if (__builtin_expect(tx.get_command() == tlm::TLM_IGNORE_COMMAND, 0)) {
+    // A prefetch request: it names bytes but carries none, so it takes the latency, no bandwidth.
+    delay += latency_;
+    if (r->translate) tx.set_address(addr - r->base);
+    out[static_cast<unsigned>(r->port)]->b_transport(tx, delay);
+    tx.set_address(addr);
+    return;
+  }
+  *ps.bytes += len;
   std::uint64_t beats = 0;  // the access's own transfer time when serialised, in ticks
-  if (ticks_per_byte_ > 0 && moved > 0) {
+  if (ticks_per_byte_ > 0) {
     // Reserve the output port for the transfer (loosely timed contention). A calendar, not one
     // busy-until time: cores run ahead of each other within a quantum, so requests arrive out of
     // time order and an earlier one may use a gap before a later one. Integer ticks throughout:
@@ -122,7 +128,7 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
     const std::uint64_t arrive = now + delay.value() + latency_.value();
     simkit::IntervalCalendar& cal = port_calendars_[port];
     cal.retire(now);
-    const auto transfer = static_cast<std::uint64_t>(moved * ticks_per_byte_ + 0.5);
+    const auto transfer = static_cast<std::uint64_t>(len * ticks_per_byte_ + 0.5);
     if (cfg_.serialise) beats = transfer;
     const std::uint64_t start = cal.reserve(arrive, transfer);
     *ps.busy_ns += static_cast<double>(transfer) * ns_per_tick_;

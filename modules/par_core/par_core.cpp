@@ -164,7 +164,10 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   tx.set_byte_enable_length(byte_enable != nullptr ? len : 0);
   tx.set_dmi_allowed(false);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  return transact_payload(tx, cycle, done, error);
+  in_memory_access_ = true;  // for the deadlock report (prefetches never block a packet)
+  const bool ok = transact_payload(tx, cycle, done, error);
+  in_memory_access_ = false;
+  return ok;
 }
 
 bool ParCore::transact_payload(tlm::tlm_generic_payload& tx, Cycle cycle, Cycle& done, std::string& error) {
@@ -175,9 +178,7 @@ bool ParCore::transact_payload(tlm::tlm_generic_payload& tx, Cycle cycle, Cycle&
   const sc_dt::uint64 leave = packet_start_.value() + period * static_cast<sc_dt::uint64>(cycle);
   const sc_dt::uint64 now = current_time().value();
   sc_time delay = leave > now ? time_from_value(leave - now) : sc_core::SC_ZERO_TIME;
-  in_memory_access_ = true;  // for the deadlock report
   mem->b_transport(tx, delay);
-  in_memory_access_ = false;
   // Back in the core in the first cycle at or after the annotated completion.
   const sc_dt::uint64 ticks = now + delay.value() - packet_start_.value();
   done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of(ticks + period - 1)));

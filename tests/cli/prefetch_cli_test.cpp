@@ -77,6 +77,15 @@ TEST(PrefetchCli, ResultsAreIdenticalWithAndWithoutPrefetching) {
     EXPECT_EQ(on.registers, off.registers) << q;
     EXPECT_GT(stat(on.stats, "core0.prefetch.issued"), 0) << q;
   }
+  // Thread contexts: rounds end out of order; the prefetcher follows them.
+  const std::string contexts = " --core.contexts 3 --core.threads_per_lane 2";
+  const PrefetchRun ctx_off = run_with(sva, "sva_z", 16384 * 8, kStreamArgs + contexts, dir + "/sva_ctx_off");
+  const PrefetchRun ctx_on = run_with(sva, "sva_z", 16384 * 8, kStreamArgs + contexts + kPrefetch, dir + "/sva_ctx_on");
+  EXPECT_EQ(ctx_on.output, off.output);
+  EXPECT_EQ(ctx_off.output, off.output);
+  EXPECT_EQ(ctx_on.registers, ctx_off.registers);
+  EXPECT_GT(stat(ctx_on.stats, "l2.prefetch.useful"), 0);
+  EXPECT_LT(stat(ctx_on.stats, "core0.cycles"), stat(ctx_off.stats, "core0.cycles"));
 }
 
 TEST(PrefetchCli, OffByDefaultLeavesTheStatisticsAlone) {

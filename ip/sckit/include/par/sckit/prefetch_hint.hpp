@@ -17,7 +17,7 @@ struct PrefetchHint : tlm::tlm_extension<PrefetchHint> {
 
 // Whether `tx` is a prefetch request.
 inline bool is_prefetch(const tlm::tlm_generic_payload& tx) {
-  return tx.get_command() == tlm::TLM_IGNORE_COMMAND && tx.get_extension<PrefetchHint>() != nullptr;
+  return __builtin_expect(tx.get_command() == tlm::TLM_IGNORE_COMMAND, 0) && tx.get_extension<PrefetchHint>() != nullptr;
 }
 
 }  // namespace par::sckit
