@@ -59,7 +59,6 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   const bool validate = r.write && cfg_.write_validate && r.len == geo_.line_bytes() &&
                         r.be.all(r.len);
   const int v = core_.place_miss(set, start, !validate);
-  Way& victim = tags_.at(set, v);
   Tick ready = start;
   if (!validate) {
     // The fill is requested before the victim's writeback so that it gets the next level first;
@@ -72,6 +71,15 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   } else {
     ++stats_.write_validates;
   }
+  std::uint8_t* data = evict(set, v, start);
+  if (!validate) std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
+  tags_.install(set, v, line, ready, r.write);
+  apply(r, data);
+  return Outcome{true, ready + hit_};
+}
+
+std::uint8_t* BankModel::evict(std::uint64_t set, int v, Tick start) {
+  const Way& victim = tags_.at(set, v);
   std::uint8_t* data = tags_.data(set, v);
   if (victim.valid && victim.prefetched) ++prefetch_.evicted_unused;
   if (victim.valid && victim.dirty) {
@@ -80,10 +88,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     next_.write(geo_.line_base(victim.line), data, geo_.line_bytes(), nullptr, start, ignored);
     ++stats_.writebacks;
   }
-  if (!validate) std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
-  tags_.install(set, v, line, ready, r.write);
-  apply(r, data);
-  return Outcome{true, ready + hit_};
+  return data;
 }
 
 Outcome BankModel::prefetch(std::uint64_t addr, Tick at) {
@@ -109,13 +114,7 @@ Outcome BankModel::prefetch(std::uint64_t addr, Tick at) {
   }
   ++prefetch_.fills;
   core_.mshrs.allocate(line, start, ready);
-  std::uint8_t* data = tags_.data(set, v);
-  if (victim.valid && victim.prefetched) ++prefetch_.evicted_unused;
-  if (victim.valid && victim.dirty) {
-    Tick ignored = 0;
-    next_.write(geo_.line_base(victim.line), data, geo_.line_bytes(), nullptr, start, ignored);
-    ++stats_.writebacks;
-  }
+  std::uint8_t* data = evict(set, v, start);
   std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
   tags_.install(set, v, line, ready, false);
   victim.prefetched = true;  // `victim` is the way just filled

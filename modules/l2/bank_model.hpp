@@ -70,6 +70,9 @@ class BankModel {
 
  private:
   Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
+  // Makes way v of `set` ready for a new line at `start`: counts a prefetched line evicted unused,
+  // writes a dirty one back. Returns the way's data.
+  std::uint8_t* evict(std::uint64_t set, int v, Tick start);
   // Counts what becomes of a prefetched line that an access finds (first use) or evicts.
   void count_use(Way& x, Tick start) {
     if (!x.prefetched) return;
