@@ -109,6 +109,14 @@ void Interconnect::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay
   const auto port = static_cast<std::size_t>(r->port);
   PortStats& ps = port_stats_[port];
   ++*ps.transactions;
+  if (__builtin_expect(tx.get_command() == tlm::TLM_IGNORE_COMMAND, 0)) {
+    // A prefetch request: it names bytes but carries none, so it takes the latency, no bandwidth.
+    delay += latency_;
+    if (r->translate) tx.set_address(addr - r->base);
+    out[static_cast<unsigned>(r->port)]->b_transport(tx, delay);
+    tx.set_address(addr);
+    return;
+  }
   *ps.bytes += len;
   std::uint64_t beats = 0;  // the access's own transfer time when serialised, in ticks
   if (ticks_per_byte_ > 0) {

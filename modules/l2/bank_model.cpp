@@ -14,7 +14,9 @@ BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::
       stats_(group),
       core_(cfg.sets(), cfg.ways, cfg.line_bytes, cfg.mshrs, std::max<Tick>(period, 1), stats_),
       tags_(core_.tags),
-      fill_buf_(cfg.line_bytes) {}
+      fill_buf_(cfg.line_bytes) {
+  if (cfg.prefetch_stats) group.attach(prefetch_group_);
+}
 
 Outcome BankModel::access(const Request& r) {
   assert(r.len > 0 && geo_.offset_in_line(r.addr) + r.len <= geo_.line_bytes());
@@ -34,6 +36,7 @@ Outcome BankModel::access(const Request& r) {
       ++stats_.hits;
       out.done = start + hit_;
     }
+    count_use(x, start);
     tags_.touch(set, w);
     apply(r, tags_.data(set, w));
     if (r.write) x.dirty = true;
@@ -56,7 +59,6 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   const bool validate = r.write && cfg_.write_validate && r.len == geo_.line_bytes() &&
                         r.be.all(r.len);
   const int v = core_.place_miss(set, start, !validate);
-  Way& victim = tags_.at(set, v);
   Tick ready = start;
   if (!validate) {
     // The fill is requested before the victim's writeback so that it gets the next level first;
@@ -70,17 +72,54 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   } else {
     ++stats_.write_validates;
   }
+  std::uint8_t* data = evict(set, v, start);
+  if (!validate) std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
+  tags_.install(set, v, line, ready, r.write);
+  apply(r, data);
+  return Outcome{true, ready + hit_};
+}
+
+std::uint8_t* BankModel::evict(std::uint64_t set, int v, Tick start) {
+  const Way& victim = tags_.at(set, v);
   std::uint8_t* data = tags_.data(set, v);
+  if (victim.valid && victim.prefetched) ++prefetch_.evicted_unused;
   if (victim.valid && victim.dirty) {
     // Posted: its completion time does not matter to the miss.
     Tick ignored = 0;
     next_.write(geo_.line_base(victim.line), data, geo_.line_bytes(), nullptr, start, ignored);
     ++stats_.writebacks;
   }
-  if (!validate) std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
-  tags_.install(set, v, line, ready, r.write);
-  apply(r, data);
-  return Outcome{true, ready + hit_};
+  return data;
+}
+
+Outcome BankModel::prefetch(std::uint64_t addr, Tick at) {
+  ++prefetch_.requests;
+  const Tick start = core_.port.reserve(at);
+  const std::uint64_t line = geo_.line_of(addr);
+  const std::uint64_t set = geo_.set_of(addr);
+  if (tags_.find(set, line) != TagArray::kNone) {
+    ++prefetch_.redundant;
+    return Outcome{true, start};
+  }
+  // Never wait: a prefetch that would need to queue for an MSHR or a way is not worth its cost.
+  const int v = tags_.victim(set, start);
+  Way& victim = tags_.at(set, v);
+  if (core_.mshrs.free_at(start) > start || (victim.valid && victim.ready > start)) {
+    ++prefetch_.dropped;
+    return Outcome{true, start};
+  }
+  Tick ready = start;
+  if (!next_.read(geo_.line_base(line), fill_buf_.data(), geo_.line_bytes(), start, ready)) {
+    ++prefetch_.dropped;
+    return Outcome{false, start};
+  }
+  ++prefetch_.fills;
+  core_.mshrs.allocate(line, start, ready);
+  std::uint8_t* data = evict(set, v, start);
+  std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
+  tags_.install(set, v, line, ready, false);
+  victim.prefetched = true;  // `victim` is the way just filled
+  return Outcome{true, ready};
 }
 
 bool BankModel::debug(const Request& r) {

@@ -14,6 +14,10 @@
 //   - a write miss covering a whole line (write-validate) allocates without a fill: done = start
 //     + hit latency; with write_allocate off a write miss goes to the next level and completes
 //     when it does.
+//   - a prefetch request (prefetch()) fills a line that is neither present nor in flight, if an
+//     MSHR and a way are free at its start (otherwise it is dropped: prefetches never wait and
+//     never delay a demand miss); done = fill completion. The line is marked prefetched until
+//     an access uses it (useful; late if the fill was still in flight) or it is evicted unused.
 // Data is functional and in call order: the cache and the next level always hold the values of
 // every access made so far, whatever their times.
 #pragma once
@@ -30,6 +34,7 @@
 #include "par/cachekit/request.hpp"
 #include "par/cachekit/tick.hpp"
 #include "par/trace/vcd_writer.hpp"
+#include "prefetch_counters.hpp"
 
 namespace par::l2 {
 
@@ -43,6 +48,9 @@ class BankModel {
   BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::StatGroup& group);
 
   Outcome access(const Request& r);
+  // A prefetch request for the line holding `addr`, arriving at `at` (README "Prefetch
+  // requests"). Takes a port slot; not an access (the access counters do not see it).
+  Outcome prefetch(std::uint64_t addr, Tick at);
   // Untimed access through the cache: a present line (dirty or not) is read or written in place
   // (a write marks it dirty); otherwise the next level is accessed. Nothing is allocated.
   bool debug(const Request& r);
@@ -65,9 +73,20 @@ class BankModel {
     mshr_signal_ = signal;
     ps_per_tick_ = ps_per_tick;
   }
+  PrefetchCounters& prefetch_counters() { return prefetch_; }
 
  private:
   Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
+  // Makes way v of `set` ready for a new line at `start`: counts a prefetched line evicted unused,
+  // writes a dirty one back. Returns the way's data.
+  std::uint8_t* evict(std::uint64_t set, int v, Tick start);
+  // Counts what becomes of a prefetched line that an access finds (first use) or evicts.
+  void count_use(Way& x, Tick start) {
+    if (!x.prefetched) return;
+    x.prefetched = false;
+    ++prefetch_.useful;
+    if (x.ready > start) ++prefetch_.late;
+  }
   void apply(const Request& r, std::uint8_t* line_data) const {
     apply_request(r, line_data + geo_.offset_in_line(r.addr));
   }
@@ -77,6 +96,8 @@ class BankModel {
   Tick hit_;
   NextLevel& next_;
   BankStats stats_;
+  simkit::StatGroup prefetch_group_{"prefetch"};  // attached to the bank's group with prefetch_stats
+  PrefetchCounters prefetch_{prefetch_group_};
   CacheCore core_;
   TagArray& tags_;  // core_.tags
   std::vector<std::uint8_t> fill_buf_;

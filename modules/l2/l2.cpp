@@ -26,6 +26,29 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& ext
       paths.push_back("bank" + std::to_string(b) + "." + stat.name);
     stats_.sum(stat.name, stat.unit, std::string("Sum of ") + stat.name + " over the banks", std::move(paths));
   }
+  if (cfg_.prefetch_stats) {
+    simkit::StatGroup& prefetch = stats_.group("prefetch");
+    for (const auto& stat : PrefetchCounters::summed()) {
+      std::vector<std::string> paths;
+      for (unsigned b = 0; b < cfg_.banks; ++b)
+        paths.push_back("../bank" + std::to_string(b) + ".prefetch." + stat.name);
+      prefetch.sum(stat.name, stat.unit, std::string("Sum of prefetch.") + stat.name + " over the banks",
+                   std::move(paths));
+    }
+    // From the banks' counters: a view formula cannot evaluate a sum that reaches out of its group.
+    const unsigned banks = cfg_.banks;
+    prefetch.formula("accuracy", "ratio", "useful / fills over all banks",
+                     [banks](const simkit::StatView& s) {
+                       double useful = 0, fills = 0;
+                       for (unsigned b = 0; b < banks; ++b) {
+                         const std::string bank = "../bank" + std::to_string(b) + ".prefetch.";
+                         useful += s[bank + "useful"];
+                         fills += s[bank + "fills"];
+                       }
+                       return useful / fills;
+                     },
+                     simkit::Format::percent(2));
+  }
   stats_.formula("hit_rate", "ratio", "hits / accesses over all banks",
                  [](const simkit::StatView& s) { return s["hits"] / s["accesses"]; },
                  simkit::Format::percent(2));
@@ -68,7 +91,7 @@ void L2::make_piece(const tlm::tlm_generic_payload& tx, unsigned offset, unsigne
 }
 
 void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  ++requests_;
+  if (!sckit::is_prefetch(tx)) ++requests_;  // demand traffic (prefetches: l2.prefetch.requests)
   const std::uint64_t addr = tx.get_address();
   const unsigned len = tx.get_data_length();
   const unsigned line = geo_.line_bytes();
@@ -78,6 +101,9 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   }
   if (refuse_bad_payload(tx)) return;
   ++split_requests_;
+  // A prefetch's pieces are prefetches too: they carry its hint (detached again before the
+  // piece, which would free it, goes).
+  auto* hint = tx.get_extension<sckit::PrefetchHint>();
   // Every piece arrives at the same time; the access completes with its slowest piece.
   const sc_time arrival = sc_core::sc_time_stamp() + delay;
   sc_time end = arrival;
@@ -86,9 +112,11 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   for_each_line_piece(addr, len, line, [&](std::uint64_t a, unsigned off, unsigned n) {
     tlm::tlm_generic_payload piece;
     make_piece(tx, off, n, piece, be);
+    if (hint != nullptr) piece.set_extension(hint);
     const sc_time now = sc_core::sc_time_stamp();
     sc_time d = arrival > now ? arrival - now : sc_core::SC_ZERO_TIME;
     to_bank_[static_cast<int>(bank_of(a))]->b_transport(piece, d);
+    if (hint != nullptr) piece.clear_extension(hint);
     end = std::max(end, sc_core::sc_time_stamp() + d);
     if (!piece.is_response_ok() && status == tlm::TLM_OK_RESPONSE) {
       status = piece.get_response_status();

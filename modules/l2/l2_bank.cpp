@@ -29,9 +29,28 @@ L2Bank::L2Bank(sc_core::sc_module_name name, const L2Config& cfg, unsigned index
 }
 
 void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  if (sckit::is_prefetch(tx)) return serve_prefetch(tx, delay);
   // Normally one line (the L2 router splits); a directly bound initiator may send more, and then
   // every line takes its own port slot.
   serve_access(*model_, model_->geometry().line_bytes(), next_, tx, delay);
+}
+
+// One model prefetch per line piece, every piece arriving at now + delay; the delay becomes the
+// last fill's completion (the requester's count of prefetches in flight needs it).
+void L2Bank::serve_prefetch(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  const Tick at = to_tick(current_time() + delay);
+  Tick done = at;
+  bool ok = true;
+  const unsigned line = model_->geometry().line_bytes();
+  for_each_line_piece(tx.get_address(), std::max(tx.get_data_length(), 1u), line,
+                      [&](std::uint64_t a, unsigned, unsigned) {
+                        const Outcome o = model_->prefetch(a, at);
+                        ok = ok && o.ok;
+                        done = std::max(done, o.done);
+                      });
+  tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next_.last_error());
+  const Tick after = to_tick(current_time());
+  delay = done > after ? to_time(done - after) : sc_core::SC_ZERO_TIME;
 }
 
 unsigned int L2Bank::transport_dbg(tlm::tlm_generic_payload& tx) {

@@ -18,6 +18,7 @@
 
 #include "bank_model.hpp"
 #include "par/cachekit/cache_tlm.hpp"
+#include "par/sckit/prefetch_hint.hpp"
 #include "l2_config.hpp"
 #include "par/simkit/stats.hpp"
 #include "par/trace/vcd_writer.hpp"
@@ -53,6 +54,7 @@ class L2Bank : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  void serve_prefetch(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
 
   unsigned index_;

@@ -24,6 +24,10 @@ struct L2Config {
   double clock_mhz = 1000.0;               // bank clock: one new access per bank per cycle
   bool write_allocate = true;              // false: write misses go to DRAM without allocating
   bool write_validate = true;              // a write miss covering a whole line skips the fill
+  // Not an option: the platform sets it when the cores send prefetch requests, so that the banks
+  // report their prefetch counters (README "Prefetch requests"); without it the counters are kept
+  // but not in the statistics tree, which stays that of an L2 without prefetching.
+  bool prefetch_stats = false;
 
   // Derived values (valid only when validate() is empty).
   std::uint64_t interleave() const { return interleave_bytes == 0 ? line_bytes : interleave_bytes; }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stream_unit.hpp"
+#include "prefetch/prefetch_config.hpp"
 
 namespace par::core {
 
@@ -79,6 +80,8 @@ struct CoreConfig {
 
   // The optional stream unit (core.stream.*; off: the core has no SRF and get / put fail).
   StreamConfig stream;
+  // The packet prefetcher (prefetch/README.md), off by default.
+  PrefetchConfig prefetch;
 
   int slots() const { return lanes * threads_per_lane; }
   int div_latency() const { return fpu_div_latency > 0 ? fpu_div_latency : fpu_latency; }

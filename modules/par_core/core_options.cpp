@@ -74,6 +74,7 @@ void register_options(simkit::OptionRegistry& reg, CoreConfig& c) {
   reg.add("core.local_mem_base", c.local_mem_base, "Base byte address of the per-core local memory.").hex();
   reg.add("core.local_mem_size", c.local_mem_size, "Size of the per-core local memory in bytes.")
       .range(1, std::uint64_t{1} << 34);
+  register_prefetch_options(reg, c.prefetch);
 }
 
 }  // namespace par::core

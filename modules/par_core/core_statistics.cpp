@@ -17,7 +17,8 @@ simkit::Counter& nested_counter(simkit::StatGroup& root, const std::string& dott
 }
 }  // namespace
 
-CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts)
+CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts,
+                               bool prefetch)
     : group_(name) {
   const double L = lanes, T = threads_per_lane, R = rob_size;
   cycles_ = &group_.counter("cycles", "cycles", "Execution time C (last commit + 1, first fetch in cycle 0)");
@@ -93,6 +94,7 @@ CoreStatistics::CoreStatistics(const std::string& name, int lanes, int threads_p
                  [](const StatView& s) { return s["cycles"] / s["host_seconds"]; }, Format::fixed(0))
       .measures_host();
   if (contexts > 0) add_context_statistics(contexts);
+  if (prefetch) prefetch_ = std::make_unique<PrefetchStatistics>(group_.group("prefetch"));
 }
 
 // contexts.idle.<fu>.<cause> (summed over contexts) with its share of all context-cycles, and
@@ -149,6 +151,7 @@ void CoreStatistics::update(const CoreStats& s) {
   global_latency_->set(static_cast<std::uint64_t>(s.global_latency_sum));
   global_limit_stalls_->set(static_cast<std::uint64_t>(s.ls_limit_stall_cycles));
   host_seconds_->set(s.host_seconds);
+  if (prefetch_) prefetch_->update(s.prefetch);
   if (per_context_.empty()) return;
   for (int u = 0; u < isa::kBackendUnits; ++u)
     for (int k = 0; k < kIdleCauses; ++k) {

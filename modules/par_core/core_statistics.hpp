@@ -3,11 +3,13 @@
 // as formulas so that per-launch differences are computed correctly.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core_stats.hpp"
 #include "par/simkit/stats.hpp"
+#include "prefetch/prefetch_statistics.hpp"
 
 namespace par::core {
 
@@ -15,8 +17,10 @@ class CoreStatistics {
  public:
   // `name` is the core's hierarchical name (e.g. "core0"); lanes, T and the ROB size are needed
   // by the derived metrics. `contexts` > 0 adds the thread-context group (README "Thread
-  // contexts"; for a core that selects among contexts, CoreConfig::selects_contexts()).
-  CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts = 0);
+  // contexts"; for a core that selects among contexts, CoreConfig::selects_contexts()). `prefetch`
+  // adds the packet prefetcher's group (prefetch/README.md).
+  CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts = 0,
+                 bool prefetch = false);
   simkit::StatGroup& group() { return group_; }
   // Sets the counters to `s` (accumulated over the packets run so far).
   void update(const CoreStats& s);
@@ -41,6 +45,7 @@ class CoreStatistics {
   };
   simkit::Counter* context_idle_[isa::kBackendUnits][kIdleCauses] = {};
   std::vector<PerContext> per_context_;
+  std::unique_ptr<PrefetchStatistics> prefetch_;
 };
 
 }  // namespace par::core

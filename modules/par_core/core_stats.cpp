@@ -107,6 +107,7 @@ void CoreStats::accumulate(const CoreStats& o) {
       for (int k = 0; k < kIdleCauses; ++k) mine.idle[u][k] += theirs.idle[u][k];
   }
   host_seconds += o.host_seconds;
+  prefetch.accumulate(o.prefetch);
 }
 
 }  // namespace par::core

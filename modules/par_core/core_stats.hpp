@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "par/isa/instruction.hpp"
+#include "prefetch/prefetch_counts.hpp"
 #include "timing_model.hpp"
 
 namespace par::core {
@@ -67,6 +68,7 @@ struct CoreStats {
   std::vector<ContextCounters> contexts;
 
   double host_seconds = 0;
+  PrefetchCounts prefetch;  // the packet prefetcher (zero when it is off)
 
   std::int64_t stall_total() const;
   std::int64_t total_thread_instructions() const;  // ALU + FPU + LS + CMP

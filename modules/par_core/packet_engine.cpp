@@ -97,6 +97,13 @@ PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const Loaded
   if (cfg.stream.enabled) stream_ = std::make_unique<StreamUnit>(cfg.stream, S_ / T_, T_);
 }
 
+void PacketEngine::set_prefetch_port(PrefetchPort* port) {
+  prefetch_.reset();
+  if (port != nullptr && cfg_.prefetch.enabled && mode_ == RunMode::Timing)
+    prefetch_ = std::make_unique<PacketPrefetcher>(cfg_.prefetch, cfg_.line_bytes, cfg_.local_mem_base,
+                                                   cfg_.local_mem_size, S_, *port);
+}
+
 void PacketEngine::capture_registers(std::uint64_t first, std::uint64_t count) {
   capture_first_ = first;
   capture_count_ = count;
@@ -304,6 +311,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
   bool ok = true;
   for (std::uint64_t round = 0; ok && round < rounds; ++round) {
     start_round(x, round, packet, stats);
+    if (prefetch_) prefetch_->round_started(round, fetch);
     while (!x.control.round_ended()) {
       if (!step<false, kTrace>(x, fetch, fetched, stats, error)) {
         ok = false;
@@ -316,6 +324,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
       if (timed && fetch >= sync_at_) sync(fetch, fetched);
     }
     if (ok) capture_round(x);
+    if (prefetch_) prefetch_->round_ended(round, fetch);
   }
   fetch_out = fetch;
   fetched_out = fetched;
@@ -384,6 +393,7 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
     active_[static_cast<std::size_t>(x.index)] = next_round < rounds;
     if (next_round < rounds) {
       start_round(x, next_round++, packet, stats);
+      if (prefetch_) prefetch_->round_started(x.round, fetch);
       ++stats.contexts[static_cast<std::size_t>(x.index)].rounds;
       ++running;
     } else {
@@ -425,8 +435,10 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
     }
     if (x.control.round_ended()) {
       capture_round(x);
+      if (prefetch_) prefetch_->round_ended(x.round, fetch);
       if (next_round < rounds) {
         start_round(x, next_round++, packet, stats);
+        if (prefetch_) prefetch_->round_started(x.round, fetch);
         ++counters.rounds;
       } else {
         active_[static_cast<std::size_t>(c)] = 0;
@@ -502,6 +514,13 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   std::int64_t fetched = 0;
   stopped_ = false;
   rounds_started_ = 0;
+  if (prefetch_)
+    prefetch_->begin_packet(find_affine_loads(
+                                [this](std::uint64_t pc) {
+                                  return pc < program_size_ && prog_.legal(pc) ? &prog_.at(pc) : nullptr;
+                                },
+                                packet.start, packet.inherited),
+                            packet.first_thread, threads);
   watch_.interval = 0;
   rearm(0);
   // The port hears of the packet's start before its first instruction (a statistics sample due
@@ -522,6 +541,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   const Cycle end = timed ? std::max(timing_->last_commit() + 1, fetch) : 0;
   add_packet_totals(stats, end, fetched);
   if (timed && select_ && ok) accounting_.end_packet(end, stats.contexts);
+  if (prefetch_) stats.prefetch = prefetch_->end_packet();
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   return ok;
 }

@@ -27,6 +27,7 @@
 #include "exec_listener.hpp"
 #include "local_memory.hpp"
 #include "par/isa/program.hpp"
+#include "prefetch/packet_prefetcher.hpp"
 #include "simt_executor.hpp"
 #include "slot_state.hpp"
 #include "stream_unit.hpp"
@@ -92,6 +93,9 @@ class PacketEngine {
   void set_stall_listener(StallListener* listener) { stall_listener_ = listener; }
   // Reports every executed instruction of later packets to `listener` (null: none; not owned).
   void set_exec_listener(ExecListener* listener) { exec_listener_ = listener; }
+  // Where the packet prefetcher sends its requests (not owned). With core.prefetch.enabled, in
+  // timing mode, later packets are prefetched for; otherwise nothing happens.
+  void set_prefetch_port(PrefetchPort* port);
   // Runs the context-selection loop (and keeps the per-context statistics) even for the plain
   // core, in timing mode. Tests use it: with one context it must schedule exactly like the
   // single-stream loop.
@@ -215,6 +219,7 @@ class PacketEngine {
   std::vector<std::unique_ptr<Context>> contexts_;
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;
+  std::unique_ptr<PacketPrefetcher> prefetch_;  // null unless set_prefetch_port() enabled it
   std::unique_ptr<TimingModel> timing_;
   std::unique_ptr<StreamUnit> stream_;
   ContextSelector selector_;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "par/sckit/fast_time.hpp"
+#include "par/sckit/prefetch_hint.hpp"
 
 namespace par::core {
 
@@ -26,6 +27,10 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
       local_(cfg.local_mem_base, cfg.local_mem_size),
       engine_(this->name(), cfg, program, local_, this, mode, functional_width),
       program_(program) {
+  if (cfg.prefetch.enabled) {
+    prefetch_payload_.set_extension(new sckit::PrefetchHint);  // owned by the payload
+    engine_.set_prefetch_port(this);
+  }
   if (period_.value() > 1) {
     period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
     period_limit_ = ~sc_dt::uint64{0} / period_.value();
@@ -166,6 +171,13 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   tx.set_byte_enable_length(byte_enable != nullptr ? len : 0);
   tx.set_dmi_allowed(false);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  in_memory_access_ = true;  // for the deadlock report (prefetches never block a packet)
+  const bool ok = transact_payload(tx, cycle, done, error);
+  in_memory_access_ = false;
+  return ok;
+}
+
+bool ParCore::transact_payload(tlm::tlm_generic_payload& tx, Cycle cycle, Cycle& done, std::string& error) {
   // The access leaves the core in `cycle`; the core runs ahead of the SystemC time, so that is
   // a delay annotation (never negative: the core synchronises only up to its fetch cycle).
   // Integer time-resolution units (at_cycle() without building an sc_time per access).
@@ -173,17 +185,31 @@ bool ParCore::transact(bool write, std::uint64_t addr, std::uint8_t* data, unsig
   const sc_dt::uint64 leave = packet_start_.value() + period * static_cast<sc_dt::uint64>(cycle);
   const sc_dt::uint64 now = current_time().value();
   sc_time delay = leave > now ? time_from_value(leave - now) : sc_core::SC_ZERO_TIME;
-  in_memory_access_ = true;  // for the deadlock report
   mem->b_transport(tx, delay);
-  in_memory_access_ = false;
+  // Back in the core in the first cycle at or after the annotated completion.
+  const sc_dt::uint64 ticks = now + delay.value() - packet_start_.value();
+  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of(ticks + period - 1)));
   if (!tx.is_response_ok()) {
     error = tx.get_response_string();
     return false;
   }
-  // Back in the core in the first cycle at or after the annotated completion.
-  const sc_dt::uint64 ticks = now + delay.value() - packet_start_.value();
-  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of(ticks + period - 1)));
   return true;
+}
+
+bool ParCore::prefetch(std::uint64_t addr, unsigned len, Cycle cycle, Cycle& done) {
+  if (prefetch_buffer_.size() < len) prefetch_buffer_.resize(len);
+  tlm::tlm_generic_payload& tx = prefetch_payload_;
+  tx.set_command(tlm::TLM_IGNORE_COMMAND);
+  tx.set_address(addr);
+  tx.set_data_ptr(prefetch_buffer_.data());  // never read or written
+  tx.set_data_length(len);
+  tx.set_streaming_width(len);
+  tx.set_byte_enable_ptr(nullptr);
+  tx.set_byte_enable_length(0);
+  tx.set_dmi_allowed(false);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  std::string ignored;
+  return transact_payload(tx, cycle, done, ignored);
 }
 
 Cycle ParCore::reached(Cycle cycle) {

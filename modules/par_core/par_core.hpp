@@ -31,7 +31,7 @@
 
 namespace par::core {
 
-class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
+class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private PrefetchPort {
  public:
   tlm_utils::simple_target_socket<ParCore> ctrl;
   tlm_utils::simple_initiator_socket<ParCore> mem;
@@ -102,6 +102,10 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
                 Cycle cycle, Cycle& done, std::string& error) override;
   Cycle reached(Cycle cycle) override;
+  // PrefetchPort: a prefetch request (par/sckit/prefetch_hint.hpp) on `mem`.
+  bool prefetch(std::uint64_t addr, unsigned len, Cycle cycle, Cycle& done) override;
+  // Sends a prepared payload on `mem`, leaving in `cycle`; `done` = the cycle the answer is back.
+  bool transact_payload(tlm::tlm_generic_payload& tx, Cycle cycle, Cycle& done, std::string& error);
   sc_core::sc_time at_cycle(Cycle c) const {
     return packet_start_ + sc_core::sc_time::from_value(period_.value() * static_cast<sc_dt::uint64>(c));
   }
@@ -139,6 +143,8 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort {
   std::vector<ThreadRegisters> captured_;
   tlm::tlm_generic_payload mem_payload_;
   bool in_memory_access_ = false;  // mem_payload_ is in flight on `mem`
+  tlm::tlm_generic_payload prefetch_payload_;    // the packet prefetcher's requests
+  std::vector<std::uint8_t> prefetch_buffer_;    // their data pointer (ignore commands move no data)
   std::unique_ptr<CoreTrace> trace_;  // null when tracing is off
   const LoadedProgram& program_;
   std::unique_ptr<CoreExecTrace> exec_trace_;  // null when this core is not in the execution trace

@@ -155,7 +155,9 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
     };
     if (cfg_.memory == MemorySystem::L2Dram) {
       try {
-        l2_ = std::make_unique<l2::L2>("l2", cfg_.l2, cfg_.l2_bank_model.is_plugin() ? l2_bank_plugin : l2::L2::BankFactory());
+        l2::L2Config l2_cfg = cfg_.l2;
+        l2_cfg.prefetch_stats = cfg_.core.prefetch.enabled;  // the banks report what became of the prefetches
+        l2_ = std::make_unique<l2::L2>("l2", l2_cfg, cfg_.l2_bank_model.is_plugin() ? l2_bank_plugin : l2::L2::BankFactory());
       } catch (const std::runtime_error& e) {
         error_ = e.what();
         return;

@@ -75,6 +75,12 @@ std::vector<std::string> PlatformConfig::validate() const {
   for (const std::string& m : trace.validate()) e.push_back(m);
   if (memory == MemorySystem::L2Dram)
     for (const std::string& m : l2.validate()) e.push_back(m);
+  // Prefetch requests are acted on by the L2 only; the private L1 would drop them.
+  if (core.prefetch.enabled && memory != MemorySystem::L2Dram)
+    e.push_back(std::string("core.prefetch.enabled: the packet prefetcher fills the L2, but platform.memory is '") +
+                to_string(memory) + "' (use l2_dram)");
+  if (core.prefetch.enabled && l1.enabled)
+    e.push_back("core.prefetch.enabled: not with l1.enabled (the private L1 does not pass prefetch requests on)");
   if (l1.enabled) {
     for (const std::string& m : l1.validate()) e.push_back(m);
     if (memory == MemorySystem::Local)

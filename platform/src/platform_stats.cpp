@@ -9,9 +9,11 @@ PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<core::ParCor
     : cores_(std::move(cores)), launch_trees_(cfg.run.launch_stats) {
   // The thread-context group only where the frontend selects among contexts (timing mode).
   const int contexts = cfg.run.mode == core::RunMode::Timing && cfg.core.selects_contexts() ? cfg.core.contexts : 0;
+  // The packet prefetcher's group where it runs (timing mode).
+  const bool prefetch = cfg.run.mode == core::RunMode::Timing && cfg.core.prefetch.enabled;
   for (core::ParCore* c : cores_)
     core_groups_.push_back(std::make_unique<core::CoreStatistics>(c->name(), cfg.core.lanes, cfg.core.threads_per_lane,
-                                                                  cfg.core.rob_size, contexts));
+                                                                  cfg.core.rob_size, contexts, prefetch));
   // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
   simkit::StatGroup& run = root_.group("run");
   host_seconds_ = &run.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included");

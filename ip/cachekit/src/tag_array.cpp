@@ -33,6 +33,7 @@ void TagArray::install(std::uint64_t set, int way, std::uint64_t line, Tick read
   x.ready = ready;
   x.valid = true;
   x.dirty = dirty;
+  x.prefetched = false;
   touch(set, way);
 }
 

@@ -19,6 +19,7 @@ struct Way {
   Tick ready = 0;          // the line's data is present from this time on
   bool valid = false;
   bool dirty = false;
+  bool prefetched = false;  // brought in by a prefetch request and not used by an access since
 };
 
 class TagArray {
