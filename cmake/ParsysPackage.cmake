@@ -54,8 +54,16 @@ function(parsys_install_headers target)
           install(DIRECTORY ${build_dir}/ DESTINATION ${destination} COMPONENT library
                   FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
         else()
-          file(GLOB headers CONFIGURE_DEPENDS ${build_dir}/*.hpp ${build_dir}/*.h)
-          install(FILES ${headers} DESTINATION ${destination} COMPONENT library)
+          # Subfolders too (par_core's prefetch/), each header at its relative path; a published
+          # include/ folder is installed by its own target above.
+          file(GLOB_RECURSE headers RELATIVE ${build_dir} CONFIGURE_DEPENDS ${build_dir}/*.hpp ${build_dir}/*.h)
+          foreach(header IN LISTS headers)
+            if(header MATCHES "^include/")
+              continue()
+            endif()
+            get_filename_component(subdir "${header}" DIRECTORY)
+            install(FILES ${build_dir}/${header} DESTINATION ${destination}/${subdir} COMPONENT library)
+          endforeach()
         endif()
       endif()
       set(build_dir "")
