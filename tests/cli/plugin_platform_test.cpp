@@ -148,9 +148,17 @@ TEST(PluginPlatform, CrashingModelIsNamedBeforeTheProcessDies) {
     // A small DRAM: the test RAM allocates all of it.
     const CliStreams r = parsys_streams("run " + kernel_file("sva.par") + " -q " + kGlobal + " --dram.rows 256 --dram.model plugin:" +
                                         lib + " --dram.plugin_args " + c.args);
+#if defined(__SANITIZE_ADDRESS__)
+    // The sanitizer may warn first (SystemC's coroutine stacks) and reports the fault after the
+    // line: the line stands once, at the start of a line.
+    const std::size_t at = r.err.find(c.line);
+    EXPECT_TRUE(at != std::string::npos && (at == 0 || r.err[at - 1] == '\n')) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.err.find("parsys:", at + 1), std::string::npos) << c.args << "\n" << r.err;
+#else
     // The line comes first; after it only the shell's own report of the signal.
     EXPECT_EQ(r.err.substr(0, c.line.size()), c.line) << c.args << "\n" << r.err;
     EXPECT_EQ(r.err.find("\nparsys:"), std::string::npos) << c.args << "\n" << r.err;
+#endif
     EXPECT_EQ(r.out, "") << c.args;
 #if defined(__SANITIZE_ADDRESS__)
     EXPECT_NE(r.status, 0) << c.args;  // the sanitizer's own report and exit follow

@@ -85,11 +85,11 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
     write_text(calling);
     write_text("\n");
   }
-  // Back to the handler that was there before (by default: die of the signal). A fault happens
-  // again when this handler returns; a signal that was sent (abort, kill) is sent once more and
-  // arrives when this handler returns.
-  for (std::size_t i = 0; i < std::size(kSignals); ++i)
-    if (kSignals[i] == sig) ::sigaction(sig, &previous_actions[i], nullptr);
+  // Back to the handlers that were there before (by default: die of the signal), for every
+  // signal, so the process reports once: what follows this one (a sanitizer's abort after its own
+  // report of the fault) goes to them. A fault happens again when this handler returns; a signal
+  // that was sent (abort, kill) is sent once more and arrives when this handler returns.
+  for (std::size_t i = 0; i < std::size(kSignals); ++i) ::sigaction(kSignals[i], &previous_actions[i], nullptr);
   if (info == nullptr || info->si_code <= 0) ::raise(sig);
 }
 
