@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../support/parsys_cli.hpp"
+#include "support/parsys_cli.hpp"
 #include "option_tables.hpp"
 
 namespace {

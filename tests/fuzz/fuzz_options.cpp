@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../simkit/simkit_test_support.hpp"
+#include "../ip/simkit/simkit_test_support.hpp"
 #include "fuzz_support.hpp"
 #include "par/simkit/options.hpp"
 #include "par/trace/trace_config.hpp"

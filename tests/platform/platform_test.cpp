@@ -2,8 +2,8 @@
 // results and cycles as the plain engine, and errors surface as messages.
 #include <gtest/gtest.h>
 
-#include "../core/core_test_support.hpp"
-#include "../support/sc_isolation.hpp"
+#include "modules/par_core/core_test_support.hpp"
+#include "support/sc_isolation.hpp"
 #include "platform.hpp"
 
 namespace par::platform {

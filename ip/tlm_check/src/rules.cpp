@@ -6,7 +6,7 @@ namespace par::tlmcheck {
 
 namespace {
 
-// In the order of the Rule enumerators (tests/tlm_check/rules_test.cpp pins every name).
+// In the order of the Rule enumerators (tests/ip/tlm_check/rules_test.cpp pins every name).
 constexpr std::array<RuleInfo, kRuleCount> kRules = {{
     {"gp.command", "14.9",
      "the command must be TLM_READ_COMMAND, TLM_WRITE_COMMAND or TLM_IGNORE_COMMAND"},

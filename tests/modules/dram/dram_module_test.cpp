@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
 #include "dram.hpp"
 #include "dram_test_support.hpp"
 

@@ -17,7 +17,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../../support/lt_initiator.hpp"
+#include "support/lt_initiator.hpp"
 
 namespace par::dram::testing {
 

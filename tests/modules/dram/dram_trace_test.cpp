@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
-#include "../../trace/recorded_events.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
+#include "ip/trace/recorded_events.hpp"
 #include "dram.hpp"
 
 namespace par::dram {

@@ -13,9 +13,9 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../../support/interrupts.hpp"
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/interrupts.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
 #include "ht_link.hpp"
 #include "ht_link_test_support.hpp"
 #include "interconnect.hpp"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
-#include "../../trace/recorded_events.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
+#include "ip/trace/recorded_events.hpp"
 #include "ht_link.hpp"
 #include "link_trace.hpp"
 #include "memory.hpp"

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "fake_next_level.hpp"
+#include "modules/l2/fake_next_level.hpp"
 #include "l1_config.hpp"
 #include "l1_model.hpp"
 #include "par/simkit/options.hpp"

@@ -8,8 +8,8 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
 #include "l1_cache.hpp"
 #include "memory.hpp"
 

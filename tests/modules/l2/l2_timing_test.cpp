@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
 #include "l2_test_support.hpp"
 
 namespace par::l2 {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "../../support/sc_isolation.hpp"
+#include "support/sc_isolation.hpp"
 #include "mini_system.hpp"
 #include "par/isa/assembler.hpp"
 #include "rb_gs_reference.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../runtime/runtime_test_support.hpp"
+#include "sw/runtime/runtime_test_support.hpp"
 #include "host_runtime.hpp"
 #include "master_interpreter.hpp"
 #include "par/isa/assembler.hpp"

@@ -16,8 +16,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../../runtime/runtime_test_support.hpp"
-#include "../../support/sc_isolation.hpp"
+#include "sw/runtime/runtime_test_support.hpp"
+#include "support/sc_isolation.hpp"
 #include "host_program.hpp"
 #include "host_runtime.hpp"
 #include "master_core.hpp"

@@ -18,8 +18,8 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
 #include "memory.hpp"
 #include "scheduler_test_support.hpp"
 #include "thread_scheduler.hpp"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
 #include "memory.hpp"
 #include "par/isa/assembler.hpp"
 #include "par_core.hpp"

@@ -17,8 +17,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../../support/interrupts.hpp"
-#include "../../support/tlm_harness.hpp"
+#include "support/interrupts.hpp"
+#include "support/tlm_harness.hpp"
 #include "par/core/core_registers.hpp"
 #include "par/sched/scheduler_registers.hpp"
 #include "par/sckit/interrupt.hpp"

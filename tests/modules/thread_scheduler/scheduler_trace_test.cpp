@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "../../support/sc_isolation.hpp"
-#include "../../support/tlm_harness.hpp"
-#include "../../trace/recorded_events.hpp"
+#include "support/sc_isolation.hpp"
+#include "support/tlm_harness.hpp"
+#include "ip/trace/recorded_events.hpp"
 #include "scheduler_test_support.hpp"
 #include "thread_scheduler.hpp"
 
