@@ -147,7 +147,18 @@ std::vector<std::string> join_boolean_values(const std::vector<std::string>& arg
   std::vector<std::string> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    const simkit::Option* opt = a.rfind("--", 0) == 0 && a.find('=') == std::string::npos ? reg.find(a.substr(2)) : nullptr;
+    const bool bare = a.rfind("--", 0) == 0 && a.find('=') == std::string::npos;
+    const simkit::Option* opt = bare ? reg.find(a.substr(2)) : nullptr;
+    // An instance's option (--core3.lanes 4) is unknown to Boost, which would take its value for a
+    // positional argument: join the two as the registry would read them.
+    const simkit::Option* instance_of = bare ? reg.find_instance_option(a.substr(2)) : nullptr;
+    if (instance_of != nullptr && instance_of->type_name() != "bool" && i + 1 < args.size() &&
+        !(args[i + 1].rfind("--", 0) == 0 ||
+          (args[i + 1].size() == 2 && args[i + 1][0] == '-' && std::isalpha(static_cast<unsigned char>(args[i + 1][1]))))) {
+      out.push_back(a + "=" + args[++i]);
+      continue;
+    }
+    if (instance_of != nullptr) opt = instance_of;
     if (opt != nullptr && opt->type_name() == "bool" && i + 1 < args.size()) {
       std::string next = args[i + 1];
       for (char& c : next) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -182,7 +193,7 @@ bool parse_command_line(const std::vector<std::string>& raw_args, const po::opti
     if (a == "--") break;
     if (a.rfind("--", 0) != 0) continue;
     const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
-    if (all.find_nothrow(name, false) != nullptr) continue;
+    if (all.find_nothrow(name, false) != nullptr || reg.find_instance_option(name) != nullptr) continue;
     for (const std::string& e : reg.parse(std::vector<std::string>{a}).errors) err << "parsys: " << e << '\n';
     unknown = true;
   }
@@ -373,6 +384,7 @@ bool read_run_request(const CommandLine& cl, simkit::OptionRegistry& reg, platfo
   }
   for (std::size_t i = 1; i < inputs.size(); ++i) unexpected(inputs[i]);
   if (!inputs.empty()) req.input = inputs.front();
+  cfg.instances = reg.instance_values();
   for (const std::string& e : cfg.validate()) {
     std::cerr << "parsys: " << e << '\n';
     ok = false;

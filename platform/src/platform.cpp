@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <new>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -45,7 +46,23 @@ bool Platform::check_program() {
     return false;
   }
   loaded_ = core::LoadedProgram::load(program_, cfg_.core, &error_);
-  return loaded_ != nullptr;
+  if (!loaded_) return false;
+  // A core with options of its own (core3.lanes) decodes the program for its own timing.
+  for (int i = 0; i < cfg_.cores; ++i) {
+    core_cfgs_.push_back(cfg_.core_config(i));
+    const std::string name = "core" + std::to_string(i);
+    if (!cfg_.has_instance_values(name)) {
+      core_programs_.push_back(loaded_.get());
+      continue;
+    }
+    instance_programs_.push_back(core::LoadedProgram::load(program_, core_cfgs_.back(), &error_));
+    if (!instance_programs_.back()) {
+      error_ = name + ": " + error_;
+      return false;
+    }
+    core_programs_.push_back(instance_programs_.back().get());
+  }
+  return true;
 }
 
 bool Platform::open_traces() {
@@ -88,11 +105,12 @@ bool Platform::load_plugins() {
     return false;
   // L2 bank models are built inside the L2 (so they are named l2.bank<i>); their library is loaded
   // now. A bad path is reported when the first bank is built.
-  if (cfg_.l2_bank_model.is_plugin()) {
+  std::set<std::string> bank_libraries;
+  for (unsigned b = 0; cfg_.l2_bank_model.is_plugin() && b < cfg_.l2.banks; ++b) {
     plugin::ModelOption m;
     std::string ignored;
-    if (plugin::parse_model_option(cfg_.l2_bank_model.model, m, ignored))
-      l2_bank_library_ = plugin::PluginLibrary::open(m.path, ignored);
+    if (plugin::parse_model_option(cfg_.l2_bank_model_config(b).model, m, ignored) && bank_libraries.insert(m.path).second)
+      l2_bank_libraries_.push_back(plugin::PluginLibrary::open(m.path, ignored));
   }
   return true;
 }
@@ -106,8 +124,10 @@ bool Platform::build_device_side() {
   if (cfg_.l1.enabled) l1_ = std::make_unique<l1::L1Caches>("l1", cfg_.l1, static_cast<unsigned>(cfg_.cores), period);
   for (int i = 0; i < cfg_.cores; ++i) {
     try {
-      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
-                                                       cfg_.run.mode, cfg_.run.functional_width, period, quantum));
+      const auto c = static_cast<std::size_t>(i);
+      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), core_cfgs_[c],
+                                                       *core_programs_[c], cfg_.run.mode, cfg_.run.functional_width,
+                                                       period, quantum));
     } catch (const std::bad_alloc&) {
       error_ = "core" + std::to_string(i) + ": the host cannot provide its " +
                simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";
@@ -118,9 +138,10 @@ bool Platform::build_device_side() {
     // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no
     // DRAM behind them.
     const auto plugin_bank = [this](const char* name, unsigned index) -> l2::L2::BankSocket& {
-      plugin::TargetSpec spec = plugin_spec(name, cfg_.l2_bank_model, cfg_.dram.resolved().capacity(),
+      const std::string instance = "l2.bank" + std::to_string(index);
+      plugin::TargetSpec spec = plugin_spec(name, cfg_.l2_bank_model_config(index), cfg_.dram.resolved().capacity(),
                                             cfg_.global_base, cfg_.l2.clock_mhz);
-      spec.option_prefix = "l2.bank";
+      spec.option_prefix = cfg_.has_instance_values(instance) ? instance : "l2.bank";
       spec.platform_args["bank"] = std::to_string(index);
       spec.platform_args["banks"] = std::to_string(cfg_.l2.banks);
       spec.platform_args["line_bytes"] = std::to_string(cfg_.l2.line_bytes);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -120,7 +121,13 @@ class Platform {
 
   PlatformConfig cfg_;
   isa::Program program_;
-  std::unique_ptr<core::LoadedProgram> loaded_;
+  std::unique_ptr<core::LoadedProgram> loaded_;  // decoded for core.*
+  // Per core: its options (core.* with core<i>.* over them; a ParCore keeps a reference, hence a
+  // deque) and its decoded program (loaded_, or one of instance_programs_ for a core with options
+  // of its own).
+  std::deque<core::CoreConfig> core_cfgs_;
+  std::vector<const core::LoadedProgram*> core_programs_;
+  std::vector<std::unique_ptr<core::LoadedProgram>> instance_programs_;
   std::unique_ptr<tlmcheck::CheckedBindings<>> links_;
   // Tracing (trace.timeline / trace.vcd): null when off. Taps record transactions on bindings.
   std::unique_ptr<trace::Timeline> timeline_;
@@ -137,7 +144,7 @@ class Platform {
   // Vendor models loaded from shared libraries, instead of dram_ / host_mem_ (--X.model plugin:...).
   std::unique_ptr<plugin::PluginTarget> dram_plugin_, host_mem_plugin_;
   // L2 banks from a plug-in (--l2.bank.model): children of l2_, created by it through a factory.
-  std::shared_ptr<plugin::PluginLibrary> l2_bank_library_;  // loaded first (see the constructor)
+  std::vector<std::shared_ptr<plugin::PluginLibrary>> l2_bank_libraries_;  // loaded first (load_plugins())
   std::vector<std::unique_ptr<plugin::PluginTarget>> l2_bank_plugins_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> core_irqs_;  // core i's `irq` -> scheduler
