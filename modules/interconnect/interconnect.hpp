@@ -54,6 +54,7 @@ class Interconnect : public sc_core::sc_module {
   // in one call so that a port and its address ranges cannot drift apart. Returns an error
   // message, without binding, if a region overlaps another. `connect(out, target)` makes the
   // binding, e.g. through a protocol checker or a transaction tap; by default out.bind(target).
+  // A refused call changes nothing: the next bind() takes the same port.
   template <class Target, class Connect>
   std::string bind(Target& target, std::vector<Region> regions, Connect&& connect) {
     if (std::string e = add_port(std::move(regions)); !e.empty()) return e;
@@ -89,7 +90,8 @@ class Interconnect : public sc_core::sc_module {
     return route_slow(addr, len);
   }
   const Region* route_slow(std::uint64_t addr, std::uint64_t len) const;
-  // Routes `regions` to the next output port; an error message if a region overlaps another.
+  // Routes `regions` to the next output port, or (an error message) none of them when one
+  // overlaps another.
   std::string add_port(std::vector<Region> regions);
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& tx);

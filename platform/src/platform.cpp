@@ -215,7 +215,13 @@ bool Platform::wire() {
   const auto traced = [this](const char* process, const char* category) {
     return [this, process, category](auto& out, auto& target) { bind_traced(out, target, process, "in", category); };
   };
-  std::vector<std::string> e;  // address-map errors (an overlap)
+  const auto map = [this](const std::string& overlap) {  // an address-map error: the first is kept
+    if (error_.empty()) error_ = overlap;
+  };
+  const auto line = [this](const std::string& name) -> sc_core::sc_signal<bool>& {  // a completion line
+    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>(name.c_str()));
+    return *core_irqs_.back();
+  };
 
   // Device side: PAR cores -> [private L1s ->] device interconnect -> [L2 banks ->] device DRAM.
   for (std::size_t i = 0; i < cores_.size(); ++i) {
@@ -230,13 +236,13 @@ bool Platform::wire() {
   if (cfg_.memory == MemorySystem::Dram || cfg_.memory == MemorySystem::L2Dram) {
     const interconnect::Region dram_region{"dram", cfg_.global_base, cfg_.dram.resolved().capacity()};
     const auto wire_dram = [&](auto& dram_in) {
-      if (!l2_) return e.push_back(bus_->bind(dram_in, {dram_region}, direct));
+      if (!l2_) return map(bus_->bind(dram_in, {dram_region}, direct));
       for (unsigned b = 0; b < l2_->banks(); ++b)
         bind_traced(l2_->bank(b).mem, dram_in, "l2", "bank" + std::to_string(b) + " misses", "l2");
     };
     if (dram_plugin_) wire_dram(dram_plugin_->in);
     else if (dram_) wire_dram(dram_->in);  // (plug-in L2 banks serve their lines themselves: no DRAM)
-    if (l2_) e.push_back(bus_->bind(l2_->in, {dram_region}, traced("l2", "l2")));
+    if (l2_) map(bus_->bind(l2_->in, {dram_region}, traced("l2", "l2")));
   }
 
   // The thread scheduler splits packets over the cores: it writes their control registers and
@@ -246,22 +252,20 @@ bool Platform::wire() {
   for (std::size_t i = 0; i < cores_.size(); ++i) {
     core::ParCore& c = *cores_[i];
     bind(scheduler_->cores, c.ctrl);
-    const std::string name = c.basename();
-    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_irq").c_str()));
-    c.irq.bind(*core_irqs_.back());
+    sc_core::sc_signal<bool>* done = &line(c.basename() + std::string("_irq"));
+    c.irq.bind(*done);
     if (l1_) {
       l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
-      l1.core_done.bind(*core_irqs_.back());
-      core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_l1_done").c_str()));
-      l1.done.bind(*core_irqs_.back());
+      l1.core_done.bind(*done);
+      l1.done.bind(*(done = &line(c.basename() + std::string("_l1_done"))));
     }
-    scheduler_->core_irq.bind(*core_irqs_.back());
+    scheduler_->core_irq.bind(*done);
   }
   for (std::size_t i = 0; i < cores_.size(); ++i)
     if (cores_[i]->streams() != nullptr)
-      e.push_back(bus_->bind(*cores_[i]->streams(), {stream_region(i)}, direct));
+      map(bus_->bind(*cores_[i]->streams(), {stream_region(i)}, direct));
   bind(scheduler_->notify, bus_->in);
-  e.push_back(bus_->bind(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}}, direct));
+  map(bus_->bind(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}}, direct));
 
   if (launcher_) {  // stand-alone: the launcher writes the packet into the scheduler
     bind(launcher_->out, bus_->in);
@@ -272,22 +276,17 @@ bool Platform::wire() {
     // completion flags) come back across the link.
     const std::uint64_t host_lo = cfg_.host_mem_base, host_bytes = cfg_.host_mem.resolved().capacity();
     const interconnect::Region host_region{"host_mem", host_lo, host_bytes};
-    e.push_back(host_mem_plugin_ ? host_bus_->bind(host_mem_plugin_->in, {host_region}, direct)
-                                 : host_bus_->bind(host_mem_->in, {host_region}, direct));
-    e.push_back(host_bus_->bind(link_->host_in, device_regions(), direct));
-    e.push_back(bus_->bind(link_->dev_in, {{"host_mem", host_lo, host_bytes, 0, false}}, direct));
+    map(host_mem_plugin_ ? host_bus_->bind(host_mem_plugin_->in, {host_region}, direct)
+                         : host_bus_->bind(host_mem_->in, {host_region}, direct));
+    map(host_bus_->bind(link_->host_in, device_regions(), direct));
+    map(bus_->bind(link_->dev_in, {{"host_mem", host_lo, host_bytes, 0, false}}, direct));
     bind(link_->dev_out, bus_->in);
     bind(link_->host_out, host_bus_->in);
     scheduler_->irq.bind(link_->dev_irq);
     bind_traced(master_->bus, host_bus_->in, "host", "ops", "host");
     link_->host_irq.bind(master_->irq);
   }
-  for (const std::string& m : e)
-    if (!m.empty()) {
-      error_ = m;
-      return false;
-    }
-  return true;
+  return error_.empty();
 }
 
 interconnect::Region Platform::stream_region(std::size_t core) const {
