@@ -63,12 +63,16 @@ void Interconnect::end_of_elaboration() {
 }
 
 std::string Interconnect::add_port(std::vector<Region> regions) {
-  const int port = ports_++;
+  // All or nothing: a refused port leaves the map and the port count as they were.
+  const std::size_t before = regions_.size();
   for (Region& r : regions) {
-    r.port = port;
-    const std::string e = add_region(r);
-    if (!e.empty()) return e;
+    r.port = ports_;
+    if (std::string e = add_region(r); !e.empty()) {
+      regions_.erase(regions_.begin() + static_cast<std::ptrdiff_t>(before), regions_.end());
+      return e;
+    }
   }
+  ++ports_;
   return "";
 }
 

@@ -50,11 +50,24 @@ class Interconnect : public sc_core::sc_module {
 
   Interconnect(sc_core::sc_module_name name, const InterconnectConfig& cfg);
 
-  // Adds a region; returns an error message if it overlaps an existing one.
+  // Binds the next output port to `target` and routes `regions` to it (their `port` is set here),
+  // in one call so that a port and its address ranges cannot drift apart. Returns an error
+  // message, without binding, if a region overlaps another. `connect(out, target)` makes the
+  // binding, e.g. through a protocol checker or a transaction tap; by default out.bind(target).
+  // A refused call changes nothing: the next bind() takes the same port.
+  template <class Target, class Connect>
+  std::string bind(Target& target, std::vector<Region> regions, Connect&& connect) {
+    if (std::string e = add_port(std::move(regions)); !e.empty()) return e;
+    connect(out, target);
+    return "";
+  }
+  template <class Target>
+  std::string bind(Target& target, std::vector<Region> regions) {
+    return bind(target, std::move(regions), [](auto& out_socket, Target& t) { out_socket.bind(t); });
+  }
+  // Adds a region served by output port `region.port` (bound separately); returns an error
+  // message if it overlaps an existing one. bind() does both in one call.
   std::string add_region(const Region& region);
-  // Routes `regions` to the next output port (their `port` is set here): call it once per
-  // binding of `out`, in binding order. Returns an error message if a region overlaps another.
-  std::string add_port(std::vector<Region> regions);
   const std::vector<Region>& regions() const { return regions_; }
   // The region containing `addr`, or nullptr.
   const Region* region_of(std::uint64_t addr) const { return route(addr, 1); }
@@ -77,6 +90,9 @@ class Interconnect : public sc_core::sc_module {
     return route_slow(addr, len);
   }
   const Region* route_slow(std::uint64_t addr, std::uint64_t len) const;
+  // Routes `regions` to the next output port, or (an error message) none of them when one
+  // overlaps another.
+  std::string add_port(std::vector<Region> regions);
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& tx);
   void end_of_elaboration() override;

@@ -147,7 +147,18 @@ std::vector<std::string> join_boolean_values(const std::vector<std::string>& arg
   std::vector<std::string> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    const simkit::Option* opt = a.rfind("--", 0) == 0 && a.find('=') == std::string::npos ? reg.find(a.substr(2)) : nullptr;
+    const bool bare = a.rfind("--", 0) == 0 && a.find('=') == std::string::npos;
+    const simkit::Option* opt = bare ? reg.find(a.substr(2)) : nullptr;
+    // An instance's option (--core3.lanes 4) is unknown to Boost, which would take its value for a
+    // positional argument: join the two as the registry would read them.
+    const simkit::Option* instance_of = bare ? reg.find_instance_option(a.substr(2)) : nullptr;
+    if (instance_of != nullptr && instance_of->type_name() != "bool" && i + 1 < args.size() &&
+        !(args[i + 1].rfind("--", 0) == 0 ||
+          (args[i + 1].size() == 2 && args[i + 1][0] == '-' && std::isalpha(static_cast<unsigned char>(args[i + 1][1]))))) {
+      out.push_back(a + "=" + args[++i]);
+      continue;
+    }
+    if (instance_of != nullptr) opt = instance_of;
     if (opt != nullptr && opt->type_name() == "bool" && i + 1 < args.size()) {
       std::string next = args[i + 1];
       for (char& c : next) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -182,7 +193,7 @@ bool parse_command_line(const std::vector<std::string>& raw_args, const po::opti
     if (a == "--") break;
     if (a.rfind("--", 0) != 0) continue;
     const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
-    if (all.find_nothrow(name, false) != nullptr) continue;
+    if (all.find_nothrow(name, false) != nullptr || reg.find_instance_option(name) != nullptr) continue;
     for (const std::string& e : reg.parse(std::vector<std::string>{a}).errors) err << "parsys: " << e << '\n';
     unknown = true;
   }
@@ -289,11 +300,17 @@ int cmd_disasm(const std::vector<std::string>& args) {
   return kOk;
 }
 
-int cmd_run(const std::vector<std::string>& args) {
-  platform::PlatformConfig cfg;
-  simkit::OptionRegistry reg;
-  platform::register_options(reg, cfg);
+// What `parsys run` was asked for besides the module options.
+struct RunRequest {
+  std::string input;  // the program file
+  std::string out_dir;  // "" = no output directory (--no-out)
+  bool quiet = false;
+  std::vector<platform::MemoryDump> dumps;  // --dump-mem, addresses resolved once the program is loaded
+  std::string registers;  // --dump-regs as given; threads [reg_first, reg_first + reg_count)
+  std::uint64_t reg_first = 0, reg_count = 0;
+};
 
+po::options_description run_options() {
   po::options_description command("run options");
   command.add_options()("help,h", po::bool_switch(), "print every option with its default and exit")(
       "config", po::value<std::vector<std::string>>()->composing(),
@@ -318,123 +335,126 @@ int cmd_run(const std::vector<std::string>& args) {
       "vcd", po::value<std::string>(), "write a VCD waveform of the chosen signals to FILE (same as --trace.vcd)")(
       "quiet,q", po::bool_switch(), "no report on standard output")("Werror", po::bool_switch(), kWerrorHelp)(
       "input", po::value<std::vector<std::string>>(), "program (.par source or .bin image)");
-  po::positional_options_description pos;
-  pos.add("input", -1);
+  return command;
+}
 
-  CommandLine cl;
-  if (!parse_command_line(args, command, pos, reg, cl, std::cerr)) return kUsage;
-  platform::install_report_handler(cl.vm["quiet"].as<bool>());
-  if (cl.vm["help"].as<bool>()) {
-    std::cout << "usage: parsys run FILE [options]\n\n" << command << "\nmodule options (INI section = prefix):\n";
-    reg.help(std::cout);
-    return kOk;
-  }
-  // Module options: config files first, then the command line (the registry applies precedence).
-  std::vector<std::string> reg_args;
+// The module options for the registry: config files first, then the command line (the registry
+// applies precedence), the run command's shorthands (--mode, --host, ...) last.
+std::vector<std::string> module_arguments(const CommandLine& cl) {
+  std::vector<std::string> a;
   if (cl.vm.count("config"))
     for (const std::string& f : cl.vm["config"].as<std::vector<std::string>>()) {
-      reg_args.push_back("--config");
-      reg_args.push_back(f);
+      a.push_back("--config");
+      a.push_back(f);
     }
-  reg_args.insert(reg_args.end(), cl.unknown.begin(), cl.unknown.end());
-  reg_args.insert(reg_args.end(), cl.module_args.begin(), cl.module_args.end());
-  if (cl.vm.count("mode")) reg_args.push_back("--run.mode=" + cl.vm["mode"].as<std::string>());
-  if (cl.vm.count("host")) {
-    reg_args.push_back("--platform.host=master");
-    reg_args.push_back("--platform.host_program=" + cl.vm["host"].as<std::string>());
-  }
-  if (cl.vm.count("max-cycles")) reg_args.push_back("--core.max_cycles=" + cl.vm["max-cycles"].as<std::string>());
-  if (cl.vm["check-protocol"].as<bool>()) reg_args.push_back("--protocol_check.enable=true");
-  if (cl.vm.count("trace-timeline")) reg_args.push_back("--trace.timeline=" + cl.vm["trace-timeline"].as<std::string>());
-  if (cl.vm.count("vcd")) reg_args.push_back("--trace.vcd=" + cl.vm["vcd"].as<std::string>());
-  if (cl.vm.count("stats-window"))
-    reg_args.push_back("--run.stats_window_cycles=" + cl.vm["stats-window"].as<std::string>());
-  if (cl.vm.count("max-host-seconds"))
-    reg_args.push_back("--run.max_host_seconds=" + cl.vm["max-host-seconds"].as<std::string>());
-  const simkit::ParseResult parsed = reg.parse(reg_args);
-  bool usage_error = !parsed.ok();
+  a.insert(a.end(), cl.unknown.begin(), cl.unknown.end());
+  a.insert(a.end(), cl.module_args.begin(), cl.module_args.end());
+  const auto shorthand = [&](const char* name, const std::string& option) {
+    if (cl.vm.count(name)) a.push_back("--" + option + "=" + cl.vm[name].as<std::string>());
+  };
+  shorthand("mode", "run.mode");
+  if (cl.vm.count("host")) a.push_back("--platform.host=master");
+  shorthand("host", "platform.host_program");
+  shorthand("max-cycles", "core.max_cycles");
+  if (cl.vm["check-protocol"].as<bool>()) a.push_back("--protocol_check.enable=true");
+  shorthand("trace-timeline", "trace.timeline");
+  shorthand("vcd", "trace.vcd");
+  shorthand("stats-window", "run.stats_window_cycles");
+  shorthand("max-host-seconds", "run.max_host_seconds");
+  return a;
+}
+
+// Reads the module options into `cfg` and the rest of the command line into `req`; every problem
+// is printed. False on a usage or configuration error.
+bool read_run_request(const CommandLine& cl, simkit::OptionRegistry& reg, platform::PlatformConfig& cfg,
+                      RunRequest& req) {
+  const simkit::ParseResult parsed = reg.parse(module_arguments(cl));
+  bool ok = parsed.ok();
   for (const std::string& e : parsed.errors) std::cerr << "parsys: " << e << '\n';
-  for (const std::string& p : parsed.positional) {
+  const auto unexpected = [&ok](const std::string& p) {
     std::cerr << "parsys: unexpected argument '" << p << "'\n";
-    usage_error = true;
-  }
+    ok = false;
+  };
+  for (const std::string& p : parsed.positional) unexpected(p);
   std::vector<std::string> inputs;
   if (cl.vm.count("input")) inputs = cl.vm["input"].as<std::vector<std::string>>();
   if (inputs.empty()) {
     std::cerr << "parsys: no program given ('parsys run FILE.par')\n";
-    usage_error = true;
+    ok = false;
   }
-  for (std::size_t i = 1; i < inputs.size(); ++i) {
-    std::cerr << "parsys: unexpected argument '" << inputs[i] << "'\n";
-    usage_error = true;
-  }
+  for (std::size_t i = 1; i < inputs.size(); ++i) unexpected(inputs[i]);
+  if (!inputs.empty()) req.input = inputs.front();
+  cfg.instances = reg.instance_values();
   for (const std::string& e : cfg.validate()) {
     std::cerr << "parsys: " << e << '\n';
-    usage_error = true;
+    ok = false;
   }
-  std::uint64_t reg_first = 0, reg_count = 0;
-  const std::string reg_request = cl.vm.count("dump-regs") ? cl.vm["dump-regs"].as<std::string>() : "";
   if (cl.vm.count("dump-regs")) {
-    const std::string& t = reg_request;
-    if (!parse_thread_range(t, reg_first, reg_count)) {
-      std::cerr << "parsys: --dump-regs '" << t << "': expected FIRST[:COUNT]\n";
-      usage_error = true;
+    req.registers = cl.vm["dump-regs"].as<std::string>();
+    if (!parse_thread_range(req.registers, req.reg_first, req.reg_count)) {
+      std::cerr << "parsys: --dump-regs '" << req.registers << "': expected FIRST[:COUNT]\n";
+      ok = false;
     }
   }
   if (cl.vm["no-out"].as<bool>() && cl.vm.count("out")) {
     std::cerr << "parsys: --out and --no-out contradict each other\n";
-    usage_error = true;
+    ok = false;
   }
-  if (usage_error) return kUsage;
+  req.out_dir = cl.vm.count("out")          ? cl.vm["out"].as<std::string>()
+                : cl.vm["no-out"].as<bool>() ? std::string()
+                                             : std::string(platform::kDefaultOutputDir);
+  req.quiet = cl.vm["quiet"].as<bool>();
+  return ok;
+}
 
-  const std::string input = inputs.front();
-  std::optional<isa::Program> program = load_program(input, cl.vm["Werror"].as<bool>(), std::cerr);
-  if (!program) return kFailed;
-  std::vector<platform::MemoryDump> dumps;
+// The dump requests that need the program (labels, the packet's threads). False after a message.
+bool check_dump_requests(const CommandLine& cl, const isa::Program& program, const platform::PlatformConfig& cfg,
+                         RunRequest& req) {
+  bool ok = true;
   if (cl.vm.count("dump-mem"))
     for (const std::string& d : cl.vm["dump-mem"].as<std::vector<std::string>>()) {
       platform::MemoryDump md;
-      const std::string e = platform::parse_dump_request(d, *program, md.address, md.length);
+      const std::string e = platform::parse_dump_request(d, program, md.address, md.length);
       if (!e.empty()) {
         std::cerr << "parsys: " << e << '\n';
-        usage_error = true;
+        ok = false;
       }
-      dumps.push_back(md);
+      req.dumps.push_back(md);
     }
-  if (usage_error) return kUsage;
-  if (reg_count > 0)
-    if (const std::string e = check_register_request(*program, cfg, reg_request, reg_first, reg_count); !e.empty()) {
-      std::cerr << "parsys: " << e << '\n';
-      return kUsage;
-    }
+  if (!ok || req.reg_count == 0) return ok;
+  const std::string e = check_register_request(program, cfg, req.registers, req.reg_first, req.reg_count);
+  if (!e.empty()) std::cerr << "parsys: " << e << '\n';
+  return e.empty();
+}
 
-  platform::Platform plat(cfg, *program);
-  if (!plat.ok()) {
-    std::cerr << "parsys: " << plat.error() << '\n';
-    return kUsage;
-  }
-  // Everything the run will write is checked now, so that a bad path or range costs no simulation.
-  for (const platform::MemoryDump& d : dumps)
+// Everything the run will write, checked now so that a bad path or range costs no simulation.
+// Returns kOk, or the exit status after a message.
+int check_outputs(platform::Platform& plat, const platform::PlatformConfig& cfg, const RunRequest& req) {
+  for (const platform::MemoryDump& d : req.dumps)
     if (const std::string e = plat.check_memory_range(d.address, d.length); !e.empty()) {
       std::cerr << "parsys: --dump-mem " << e << '\n';
       return kUsage;
     }
-  const std::string out_dir = cl.vm.count("out")          ? cl.vm["out"].as<std::string>()
-                              : cl.vm["no-out"].as<bool>() ? std::string()
-                                                           : std::string(platform::kDefaultOutputDir);
-  std::vector<std::string> output_errors;
-  if (!out_dir.empty()) output_errors.push_back(platform::prepare_output_dir(out_dir));
+  std::vector<std::string> errors;
+  if (!req.out_dir.empty()) errors.push_back(platform::prepare_output_dir(req.out_dir));
   if (!cfg.trace.timeline_file.empty())
-    output_errors.push_back(platform::prepare_output_file(cfg.trace.timeline_file, "--trace.timeline"));
-  if (!cfg.trace.vcd_file.empty()) output_errors.push_back(platform::prepare_output_file(cfg.trace.vcd_file, "--trace.vcd"));
-  bool output_error = false;
-  for (const std::string& e : output_errors)
+    errors.push_back(platform::prepare_output_file(cfg.trace.timeline_file, "--trace.timeline"));
+  if (!cfg.trace.vcd_file.empty()) errors.push_back(platform::prepare_output_file(cfg.trace.vcd_file, "--trace.vcd"));
+  int status = kOk;
+  for (const std::string& e : errors)
     if (!e.empty()) {
       std::cerr << "parsys: " << e << '\n';
-      output_error = true;
+      status = kFailed;
     }
-  if (output_error) return kFailed;
-  for (int c = 0; reg_count > 0 && c < plat.core_count(); ++c) plat.core(c).capture_registers(reg_first, reg_count);
+  return status;
+}
+
+// Runs the platform with the run.* limits, Ctrl-C and the watchdog; false when the run failed or
+// stopped early (plat.error()).
+bool simulate(platform::Platform& plat, const platform::PlatformConfig& cfg, const simkit::OptionRegistry& reg,
+              const RunRequest& req, const std::vector<std::string>& args) {
+  for (int c = 0; req.reg_count > 0 && c < plat.core_count(); ++c)
+    plat.core(c).capture_registers(req.reg_first, req.reg_count);
   platform::RunLimits limits;
   limits.max_host_seconds = cfg.run.max_host_seconds;
   limits.progress = cfg.run.progress == platform::Progress::On ||
@@ -444,19 +464,48 @@ int cmd_run(const std::vector<std::string>& args) {
   // after this (platform/src/run_watchdog.hpp), with the statistics so far but without the report.
   limits.on_stuck = [&](platform::RunStop) {
     std::cerr << "parsys: " << plat.error() << '\n';
-    if (out_dir.empty()) return;
+    if (req.out_dir.empty()) return;
     const std::string e =
-        platform::write_output_dir(out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(), {}, {});
+        platform::write_output_dir(req.out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(), {}, {});
     if (!e.empty()) std::cerr << "parsys: " << e << '\n';
   };
   platform::install_interrupt_handler();
   std::string command_line = "parsys run";
   for (const std::string& a : args) command_line += " " + a;
   plat.set_run_info(command_line, reg.effective_ini());
-  const bool ok = plat.run(limits);
-  core::ParCore& core0 = plat.core(0);
+  return plat.run(limits);
+}
 
-  for (platform::MemoryDump& d : dumps) {
+// The report's input: the run's figures and what ran on the host.
+platform::RunSummary summarise(platform::Platform& plat, const platform::PlatformConfig& cfg,
+                               const isa::Program& program, const std::string& input) {
+  platform::RunSummary summary;
+  summary.program = input;
+  summary.threads = program.threads;
+  summary.entry = "address " + std::to_string(program.start);
+  for (const auto& [label, addr] : program.code_labels)
+    if (addr == program.start) summary.entry = label;
+  summary.cfg = &cfg;
+  summary.simulated_ns = plat.simulated_time().to_seconds() * 1e9;
+  summary.host_seconds = plat.host_seconds();
+  // An interrupted run reports the running packets' work too.
+  for (int c = 0; c < plat.core_count(); ++c) summary.cores.push_back(plat.core(c).stats_so_far());
+  summary.core = plat.core(0).stats_so_far();
+  summary.stats = &plat.stats().root();
+  if (cfg.full_system()) {
+    summary.host_software = !cfg.host_program.empty() ? "host program " + cfg.host_program
+                            : program.kind == isa::ProgramKind::Master ? ".MASTER program of " + input
+                                                                       : "driver launching the packet of " + input;
+    summary.launches = &plat.launch_times();
+    summary.host_log = plat.host_log();
+  }
+  return summary;
+}
+
+// After the run: messages, the report, the dumps and the output directory. Returns the exit status.
+int write_results(platform::Platform& plat, const platform::PlatformConfig& cfg, const simkit::OptionRegistry& reg,
+                  RunRequest& req, const isa::Program& program, bool ok) {
+  for (platform::MemoryDump& d : req.dumps) {
     d.bytes.resize(d.length);
     const std::string e = plat.read_memory(d.address, d.bytes.data(), d.length);
     if (!e.empty()) {
@@ -464,29 +513,7 @@ int cmd_run(const std::vector<std::string>& args) {
       return kUsage;
     }
   }
-
-  platform::RunSummary summary;
-  summary.program = input;
-  summary.threads = program->threads;
-  summary.entry = "address " + std::to_string(program->start);
-  for (const auto& [label, addr] : program->code_labels)
-    if (addr == program->start) summary.entry = label;
-  summary.cfg = &cfg;
-  summary.simulated_ns = plat.simulated_time().to_seconds() * 1e9;
-  summary.host_seconds = plat.host_seconds();
-  // An interrupted run reports the running packets' work too.
-  for (int c = 0; c < plat.core_count(); ++c) summary.cores.push_back(plat.core(c).stats_so_far());
-  summary.core = core0.stats_so_far();
-
-  summary.stats = &plat.stats().root();
-  if (cfg.full_system()) {
-    summary.host_software = !cfg.host_program.empty() ? "host program " + cfg.host_program
-                            : program->kind == isa::ProgramKind::Master ? ".MASTER program of " + input
-                                                                        : "driver launching the packet of " + input;
-    summary.launches = &plat.launch_times();
-    summary.host_log = plat.host_log();
-  }
-
+  const platform::RunSummary summary = summarise(plat, cfg, program, req.input);
   if (!ok) std::cerr << "parsys: " << plat.error() << '\n';
   for (const std::string& w : plat.trace_warnings()) std::cerr << "parsys: warning: " << w << '\n';
   // Checkers that record instead of stopping (protocol_check.stop_on_violation = false); a
@@ -496,17 +523,17 @@ int cmd_run(const std::vector<std::string>& args) {
   for (const auto& v : violations) std::cerr << "parsys: " << v.message << '\n';
   const std::vector<core::ThreadRegisters> registers = captured_registers(plat);
   // A thread of the request that never ran (a host program's packets have fewer threads).
-  const bool registers_missing = ok && registers.size() < reg_count;
+  const bool registers_missing = ok && registers.size() < req.reg_count;
   if (registers_missing)
-    std::cerr << "parsys: --dump-regs '" << reg_request << "': " << reg_count - registers.size() << " of the "
-              << reg_count << " threads did not run\n";
+    std::cerr << "parsys: --dump-regs '" << req.registers << "': " << req.reg_count - registers.size() << " of the "
+              << req.reg_count << " threads did not run\n";
   // A run stopped early (Ctrl-C, host-time limit, deadlock) still reports what it gathered.
   // Without an output directory the dumps go to standard output, after the report (-q leaves out
   // only the report).
   if (ok || plat.stopped_early()) {
-    if (!cl.vm["quiet"].as<bool>()) platform::write_report(std::cout, summary);
-    if (out_dir.empty()) {
-      for (const platform::MemoryDump& d : dumps) platform::write_hex(std::cout, d);
+    if (!req.quiet) platform::write_report(std::cout, summary);
+    if (req.out_dir.empty()) {
+      for (const platform::MemoryDump& d : req.dumps) platform::write_hex(std::cout, d);
       platform::write_registers(std::cout, registers);
     }
     std::cout.flush();
@@ -515,20 +542,51 @@ int cmd_run(const std::vector<std::string>& args) {
       return kFailed;
     }
   }
-  if (!out_dir.empty()) {
-    const std::string e = platform::write_output_dir(out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(),
-                                                     dumps, registers);
+  if (!req.out_dir.empty()) {
+    const std::string e = platform::write_output_dir(req.out_dir, plat.stats(), reg.effective_ini(),
+                                                     reg.effective_json(), req.dumps, registers);
     if (!e.empty()) {
       std::cerr << "parsys: " << e << '\n';
       return kFailed;
     }
-    if (const std::size_t omitted = plat.stats().launches_without_tree(); omitted > 0 && !cl.vm["quiet"].as<bool>())
+    if (const std::size_t omitted = plat.stats().launches_without_tree(); omitted > 0 && !req.quiet)
       std::cerr << "parsys: note: stats.json keeps the statistics tree of the first " << cfg.run.launch_stats << " of "
                 << plat.stats().launches().size() << " launches (--run.launch_stats -1 keeps every one)\n";
   }
   if (plat.interrupted()) return kInterrupted;
   if (registers_missing) return kUsage;
   return ok && violations.empty() ? kOk : kFailed;
+}
+
+// parsys run: options, program, platform, simulation, results.
+int cmd_run(const std::vector<std::string>& args) {
+  platform::PlatformConfig cfg;
+  simkit::OptionRegistry reg;
+  platform::register_options(reg, cfg);
+  const po::options_description command = run_options();
+  po::positional_options_description pos;
+  pos.add("input", -1);
+  CommandLine cl;
+  if (!parse_command_line(args, command, pos, reg, cl, std::cerr)) return kUsage;
+  platform::install_report_handler(cl.vm["quiet"].as<bool>());
+  if (cl.vm["help"].as<bool>()) {
+    std::cout << "usage: parsys run FILE [options]\n\n" << command << "\nmodule options (INI section = prefix):\n";
+    reg.help(std::cout);
+    return kOk;
+  }
+  RunRequest req;
+  if (!read_run_request(cl, reg, cfg, req)) return kUsage;
+  const std::optional<isa::Program> program = load_program(req.input, cl.vm["Werror"].as<bool>(), std::cerr);
+  if (!program) return kFailed;
+  if (!check_dump_requests(cl, *program, cfg, req)) return kUsage;
+  platform::Platform plat(cfg, *program);
+  if (!plat.ok()) {
+    std::cerr << "parsys: " << plat.error() << '\n';
+    return kUsage;
+  }
+  if (const int status = check_outputs(plat, cfg, req); status != kOk) return status;
+  const bool ok = simulate(plat, cfg, reg, req, args);
+  return write_results(plat, cfg, reg, req, *program, ok);
 }
 
 int run_command(const std::string& command, const std::vector<std::string>& args) {

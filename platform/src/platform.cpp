@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <new>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,221 +28,290 @@ std::string at_simulated_now() {
 }
 }  // namespace
 
+// Construction in steps, each leaving error_ set when it fails (the platform is then unusable):
+// the modules are built first, then wire() binds them, in one place.
 Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg_(cfg), program_(program) {
+  (void)(check_program() && open_traces() && load_plugins() && build_device_side() && build_host_side() && wire() &&
+         load_program() && choose_host_software());
+  if (ok()) observe();
+}
+
+bool Platform::check_program() {
   for (const std::string& p : cfg_.validate()) error_ += (error_.empty() ? "" : "\n") + p;
-  if (!error_.empty()) return;
+  if (!error_.empty()) return false;
   if (program_.kind != isa::ProgramKind::Packet && !cfg_.full_system()) {
     error_ = "'" + program_.source_file +
              "' is a .MASTER program: it runs on the master core of the full system (platform.host = master, "
              "e.g. --config platform/configs/device-dram.ini)";
-    return;
+    return false;
   }
   loaded_ = core::LoadedProgram::load(program_, cfg_.core, &error_);
-  if (!loaded_) return;
-  const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
-  const sc_core::sc_time quantum(cfg_.run.quantum_ns, sc_core::SC_NS);
+  if (!loaded_) return false;
+  // A core with options of its own (core3.lanes) decodes the program for its own timing.
+  for (int i = 0; i < cfg_.cores; ++i) {
+    core_cfgs_.push_back(cfg_.core_config(i));
+    const std::string name = "core" + std::to_string(i);
+    if (!cfg_.has_instance_values(name)) {
+      core_programs_.push_back(loaded_.get());
+      continue;
+    }
+    instance_programs_.push_back(core::LoadedProgram::load(program_, core_cfgs_.back(), &error_));
+    if (!instance_programs_.back()) {
+      error_ = name + ": " + error_;
+      return false;
+    }
+    core_programs_.push_back(instance_programs_.back().get());
+  }
+  return true;
+}
 
-  // Every binding goes through links_, which inserts a protocol checker when asked to. The
-  // whole platform's wiring is below: a reader finds here which module talks to which.
+bool Platform::open_traces() {
+  // Every binding goes through links_, which inserts a protocol checker when asked to.
   links_ = std::make_unique<tlmcheck::CheckedBindings<>>(cfg_.protocol_check);
-  const auto bind = [this](auto& initiator, auto& target) {
-    links_->bind(initiator, initiator.name(), target, target.name());
-  };
   timeline_ = trace::make_timeline(cfg_.trace);
   vcd_ = trace::make_vcd(cfg_.trace);
   exec_trace_ = trace::make_exec_trace(cfg_.trace, program_.code_labels, timeline_.get(), &error_);
-  if (!error_.empty()) return;
-  // With a timeline, a tap on the binding records every transaction on track process/thread.
-  const auto bind_traced = [this, &bind](auto& initiator, auto& target, const std::string& process,
-                                         const std::string& thread, const char* category) {
-    if (!timeline_) return bind(initiator, target);
-    std::string name = "tap_" + process + "_" + thread;
-    for (char& ch : name)
-      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-    taps_.push_back(std::make_unique<trace::TransactionTap<>>(name.c_str(), timeline_.get(), process, thread, category));
-    bind(initiator, taps_.back()->in);
-    bind(taps_.back()->out, target);
+  return error_.empty();
+}
+
+// The platform's arguments to a plug-in: the model's address range [0, size) (offsets from
+// `base`) and clock.
+plugin::TargetSpec Platform::plugin_spec(const std::string& instance, const plugin::PluginConfig& model,
+                                         std::uint64_t size, std::uint64_t base, double clock_mhz) {
+  plugin::TargetSpec spec;
+  spec.instance = instance;
+  spec.config = model;
+  std::ostringstream mhz;
+  mhz << std::setprecision(17) << clock_mhz;
+  spec.platform_args = {{"size", std::to_string(size)}, {"base", std::to_string(base)}, {"clock_mhz", mhz.str()}};
+  spec.connect = [this](plugin::PluginTarget::OutSocket& out, plugin::TargetSocket& target) {
+    links_->bind(out, out.name(), target, target.get_base_export().name());
   };
-  // Plug-ins first: loading one registers TLM extension types, which must happen before any
-  // payload is constructed (cores, interconnects, launcher).
-  // The platform's arguments: the model's address range [0, size) (offsets from `base`) and clock.
-  const auto plugin_spec = [this](const std::string& instance, const plugin::PluginConfig& model, std::uint64_t size,
-                                  std::uint64_t base, double clock_mhz) {
-    plugin::TargetSpec spec;
-    spec.instance = instance;
-    spec.config = model;
-    std::ostringstream mhz;
-    mhz << std::setprecision(17) << clock_mhz;
-    spec.platform_args = {{"size", std::to_string(size)}, {"base", std::to_string(base)}, {"clock_mhz", mhz.str()}};
-    spec.connect = [this](plugin::PluginTarget::OutSocket& out, plugin::TargetSocket& target) {
-      links_->bind(out, out.name(), target, target.get_base_export().name());
-    };
-    return spec;
-  };
-  const auto load_plugin = [this, &plugin_spec](const char* instance, const plugin::PluginConfig& model,
-                                                const dram::DramConfig& replaced, std::uint64_t base) {
+  return spec;
+}
+
+// Plug-ins first: loading one registers TLM extension types, which must happen before any payload
+// is constructed (cores, interconnects, launcher).
+bool Platform::load_plugins() {
+  const auto load = [this](const char* instance, const plugin::PluginConfig& model, const dram::DramConfig& replaced,
+                           std::uint64_t base) {
     const dram::DramConfig d = replaced.resolved();  // size and clock still come from <instance>.*
     return plugin::make_target(plugin_spec(instance, model, d.capacity(), base, d.clock_mhz), error_);
   };
-  if (cfg_.dram_model.is_plugin() && !(dram_plugin_ = load_plugin("dram", cfg_.dram_model, cfg_.dram, cfg_.global_base)))
-    return;
+  if (cfg_.dram_model.is_plugin() && !(dram_plugin_ = load("dram", cfg_.dram_model, cfg_.dram, cfg_.global_base)))
+    return false;
   if (cfg_.host_mem_model.is_plugin() &&
-      !(host_mem_plugin_ = load_plugin("host_mem", cfg_.host_mem_model, cfg_.host_mem, cfg_.host_mem_base)))
-    return;
+      !(host_mem_plugin_ = load("host_mem", cfg_.host_mem_model, cfg_.host_mem, cfg_.host_mem_base)))
+    return false;
   // L2 bank models are built inside the L2 (so they are named l2.bank<i>); their library is loaded
   // now. A bad path is reported when the first bank is built.
-  if (cfg_.l2_bank_model.is_plugin()) {
+  std::set<std::string> bank_libraries;
+  for (unsigned b = 0; cfg_.l2_bank_model.is_plugin() && b < cfg_.l2.banks; ++b) {
     plugin::ModelOption m;
     std::string ignored;
-    if (plugin::parse_model_option(cfg_.l2_bank_model.model, m, ignored))
-      l2_bank_library_ = plugin::PluginLibrary::open(m.path, ignored);
+    if (plugin::parse_model_option(cfg_.l2_bank_model_config(b).model, m, ignored) && bank_libraries.insert(m.path).second)
+      l2_bank_libraries_.push_back(plugin::PluginLibrary::open(m.path, ignored));
   }
+  return true;
+}
 
-  // Binds an interconnect's next output port to `target` and routes `regions` to it.
-  const auto attach = [&bind](interconnect::Interconnect& bus, auto& target, std::vector<interconnect::Region> regions) {
-    bind(bus.out, target);
-    return bus.add_port(std::move(regions));
-  };
-  // The same through a tap (traced transactions into the target).
-  const auto attach_traced = [&bind_traced](interconnect::Interconnect& bus, auto& target,
-                                            std::vector<interconnect::Region> regions, const char* process,
-                                            const char* category) {
-    bind_traced(bus.out, target, process, "in", category);
-    return bus.add_port(std::move(regions));
-  };
-
-  // Device side: PAR cores -> [private L1s ->] device interconnect -> [L2 banks ->] device DRAM.
+// Device side: PAR cores, [private L1s,] the device interconnect, [L2 banks,] device DRAM, the
+// thread scheduler. Built here, bound in wire().
+bool Platform::build_device_side() {
+  const sc_core::sc_time period(1e3 / cfg_.run.clock_mhz, sc_core::SC_NS);
+  const sc_core::sc_time quantum(cfg_.run.quantum_ns, sc_core::SC_NS);
   bus_ = std::make_unique<interconnect::Interconnect>("bus", cfg_.bus);
   if (cfg_.l1.enabled) l1_ = std::make_unique<l1::L1Caches>("l1", cfg_.l1, static_cast<unsigned>(cfg_.cores), period);
   for (int i = 0; i < cfg_.cores; ++i) {
     try {
-      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), cfg_.core, *loaded_,
-                                                       cfg_.run.mode, cfg_.run.functional_width, period, quantum));
+      const auto c = static_cast<std::size_t>(i);
+      cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), core_cfgs_[c],
+                                                       *core_programs_[c], cfg_.run.mode, cfg_.run.functional_width,
+                                                       period, quantum));
     } catch (const std::bad_alloc&) {
       error_ = "core" + std::to_string(i) + ": the host cannot provide its " +
                simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";
-      return;
+      return false;
     }
+  }
+  if (cfg_.memory == MemorySystem::L2Dram) {
+    // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no
+    // DRAM behind them.
+    const auto plugin_bank = [this](const char* name, unsigned index) -> l2::L2::BankSocket& {
+      const std::string instance = "l2.bank" + std::to_string(index);
+      plugin::TargetSpec spec = plugin_spec(name, cfg_.l2_bank_model_config(index), cfg_.dram.resolved().capacity(),
+                                            cfg_.global_base, cfg_.l2.clock_mhz);
+      spec.option_prefix = cfg_.has_instance_values(instance) ? instance : "l2.bank";
+      spec.platform_args["bank"] = std::to_string(index);
+      spec.platform_args["banks"] = std::to_string(cfg_.l2.banks);
+      spec.platform_args["line_bytes"] = std::to_string(cfg_.l2.line_bytes);
+      std::string why;
+      std::unique_ptr<plugin::PluginTarget> bank = plugin::make_target(spec, why);
+      if (!bank) throw std::runtime_error(why);  // caught around the L2's construction
+      l2_bank_plugins_.push_back(std::move(bank));
+      return l2_bank_plugins_.back()->in;
+    };
+    try {
+      l2::L2Config l2_cfg = cfg_.l2;
+      l2_cfg.prefetch_stats = cfg_.core.prefetch.enabled;  // the banks report what became of the prefetches
+      l2_ = std::make_unique<l2::L2>("l2", l2_cfg, cfg_.l2_bank_model.is_plugin() ? plugin_bank : l2::L2::BankFactory());
+    } catch (const std::runtime_error& e) {
+      error_ = e.what();
+      return false;
+    }
+  }
+  const bool dram_behind = cfg_.memory == MemorySystem::Dram || (l2_ && l2_->builtin_banks());
+  if (dram_behind && !dram_plugin_) dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
+  scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
+  return true;
+}
+
+// Host side: the full system's host interconnect, HT link, host memory and master core; in the
+// stand-alone setting the idealised launcher of the program's packet.
+bool Platform::build_host_side() {
+  if (!cfg_.full_system()) {
+    core::PacketDescriptor packet;
+    packet.start = program_.start;
+    packet.threads = program_.threads;
+    for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
+    launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
+    return true;
+  }
+  host_bus_ = std::make_unique<interconnect::Interconnect>("host_bus", cfg_.host_bus);
+  link_ = std::make_unique<ht::HtLink>("link", cfg_.ht);
+  if (!host_mem_plugin_) host_mem_ = std::make_unique<dram::Dram>("host_mem", cfg_.host_mem);
+  try {
+    master_ = std::make_unique<master::MasterCore>("master", cfg_.master, program_);
+  } catch (const std::invalid_argument& e) {
+    error_ = e.what();
+    return false;
+  }
+  host_done_ = std::make_unique<StopOnEvent>("host_done", master_->finished_event());
+  return true;
+}
+
+template <class Initiator, class Target>
+void Platform::bind(Initiator& initiator, Target& target) {
+  links_->bind(initiator, initiator.name(), target, target.name());
+}
+
+// With a timeline, a tap on the binding records every transaction on track process/thread.
+template <class Initiator, class Target>
+void Platform::bind_traced(Initiator& initiator, Target& target, const std::string& process, const std::string& thread,
+                           const char* category) {
+  if (!timeline_) return bind(initiator, target);
+  std::string name = "tap_" + process + "_" + thread;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  taps_.push_back(std::make_unique<trace::TransactionTap<>>(name.c_str(), timeline_.get(), process, thread, category));
+  bind(initiator, taps_.back()->in);
+  bind(taps_.back()->out, target);
+}
+
+// Every binding of the platform: which module talks to which. An interconnect's output port and
+// the address ranges it serves are bound together (Interconnect::bind).
+bool Platform::wire() {
+  const auto direct = [this](auto& out, auto& target) { bind(out, target); };
+  const auto traced = [this](const char* process, const char* category) {
+    return [this, process, category](auto& out, auto& target) { bind_traced(out, target, process, "in", category); };
+  };
+  const auto map = [this](const std::string& overlap) {  // an address-map error: the first is kept
+    if (error_.empty()) error_ = overlap;
+  };
+  const auto line = [this](const std::string& name) -> sc_core::sc_signal<bool>& {  // a completion line
+    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>(name.c_str()));
+    return *core_irqs_.back();
+  };
+
+  // Device side: PAR cores -> [private L1s ->] device interconnect -> [L2 banks ->] device DRAM.
+  for (std::size_t i = 0; i < cores_.size(); ++i) {
     if (!l1_) {
-      bind(cores_.back()->mem, bus_->in);
+      bind(cores_[i]->mem, bus_->in);
       continue;
     }
     l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
-    bind(cores_.back()->mem, l1.in);
+    bind(cores_[i]->mem, l1.in);
     bind(l1.out, bus_->in);
   }
-  // Plug-in L2 banks serve their lines themselves (the plug-in interface is a target only): no
-  // DRAM behind them.
-  const auto l2_bank_plugin = [&](const char* name, unsigned index) -> l2::L2::BankSocket& {
-    plugin::TargetSpec spec = plugin_spec(name, cfg_.l2_bank_model, cfg_.dram.resolved().capacity(), cfg_.global_base,
-                                          cfg_.l2.clock_mhz);
-    spec.option_prefix = "l2.bank";
-    spec.platform_args["bank"] = std::to_string(index);
-    spec.platform_args["banks"] = std::to_string(cfg_.l2.banks);
-    spec.platform_args["line_bytes"] = std::to_string(cfg_.l2.line_bytes);
-    std::string why;
-    std::unique_ptr<plugin::PluginTarget> bank = plugin::make_target(spec, why);
-    if (!bank) throw std::runtime_error(why);  // caught around the L2's construction
-    l2_bank_plugins_.push_back(std::move(bank));
-    return l2_bank_plugins_.back()->in;
-  };
   if (cfg_.memory == MemorySystem::Dram || cfg_.memory == MemorySystem::L2Dram) {
-    const interconnect::Region region{"dram", cfg_.global_base, cfg_.dram.resolved().capacity()};
+    const interconnect::Region dram_region{"dram", cfg_.global_base, cfg_.dram.resolved().capacity()};
     const auto wire_dram = [&](auto& dram_in) {
-      if (cfg_.memory == MemorySystem::Dram) return attach(*bus_, dram_in, {region});
+      if (!l2_) return map(bus_->bind(dram_in, {dram_region}, direct));
       for (unsigned b = 0; b < l2_->banks(); ++b)
         bind_traced(l2_->bank(b).mem, dram_in, "l2", "bank" + std::to_string(b) + " misses", "l2");
-      return attach_traced(*bus_, l2_->in, {region}, "l2", "l2");
     };
-    if (cfg_.memory == MemorySystem::L2Dram) {
-      try {
-        l2::L2Config l2_cfg = cfg_.l2;
-        l2_cfg.prefetch_stats = cfg_.core.prefetch.enabled;  // the banks report what became of the prefetches
-        l2_ = std::make_unique<l2::L2>("l2", l2_cfg, cfg_.l2_bank_model.is_plugin() ? l2_bank_plugin : l2::L2::BankFactory());
-      } catch (const std::runtime_error& e) {
-        error_ = e.what();
-        return;
-      }
-    }
-    if (l2_ && !l2_->builtin_banks()) {
-      error_ = attach_traced(*bus_, l2_->in, {region}, "l2", "l2");
-    } else if (dram_plugin_) {
-      error_ = wire_dram(dram_plugin_->in);
-    } else {
-      dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
-      error_ = wire_dram(dram_->in);
-    }
-    if (!error_.empty()) return;
+    if (dram_plugin_) wire_dram(dram_plugin_->in);
+    else if (dram_) wire_dram(dram_->in);  // (plug-in L2 banks serve their lines themselves: no DRAM)
+    if (l2_) map(bus_->bind(l2_->in, {dram_region}, traced("l2", "l2")));
   }
 
   // The thread scheduler splits packets over the cores: it writes their control registers and
-  // watches their completion lines. Its registers sit on the interconnect, its completion-flag
-  // writes go out through it; its completion interrupts go to the host (below).
-  scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
+  // watches their completion lines (through the core's L1, which writes back and empties itself
+  // before the scheduler sees the share end). Its registers sit on the interconnect, its
+  // completion-flag writes go out through it; its completion interrupt goes to the host.
   for (std::size_t i = 0; i < cores_.size(); ++i) {
     core::ParCore& c = *cores_[i];
     bind(scheduler_->cores, c.ctrl);
-    const std::string name = c.basename();
-    core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_irq").c_str()));
-    c.irq.bind(*core_irqs_.back());
+    sc_core::sc_signal<bool>* done = &line(c.basename() + std::string("_irq"));
+    c.irq.bind(*done);
     if (l1_) {
-      // The completion line passes through the core's L1, which writes back and empties itself
-      // before the scheduler sees the share end.
       l1::L1Cache& l1 = l1_->cache(static_cast<unsigned>(i));
-      l1.core_done.bind(*core_irqs_.back());
-      core_irqs_.push_back(std::make_unique<sc_core::sc_signal<bool>>((name + "_l1_done").c_str()));
-      l1.done.bind(*core_irqs_.back());
+      l1.core_done.bind(*done);
+      l1.done.bind(*(done = &line(c.basename() + std::string("_l1_done"))));
     }
-    scheduler_->core_irq.bind(*core_irqs_.back());
+    scheduler_->core_irq.bind(*done);
   }
-  for (std::size_t i = 0; i < cores_.size(); ++i) {
-    if (cores_[i]->streams() == nullptr) continue;
-    const std::uint64_t base = cfg_.stream_base + i * core::kStreamWindowStride;
-    error_ = attach(*bus_, *cores_[i]->streams(),
-                    {{cores_[i]->basename() + std::string(".streams"), base,
-                      core::stream_window_bytes(static_cast<std::uint64_t>(cfg_.core.stream.srf_elements))}});
-    if (!error_.empty()) return;
-  }
+  for (std::size_t i = 0; i < cores_.size(); ++i)
+    if (cores_[i]->streams() != nullptr)
+      map(bus_->bind(*cores_[i]->streams(), {stream_region(i)}, direct));
   bind(scheduler_->notify, bus_->in);
-  error_ = attach(*bus_, scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}});
-  if (!error_.empty()) return;
+  map(bus_->bind(scheduler_->regs, {{"scheduler", cfg_.scheduler_base, sched::kRegSpaceEnd}}, direct));
 
-  // Host side (full system): master core -> host interconnect -> host memory, and every other
-  // address across the HT link to the device interconnect; device accesses to host memory
-  // (XD1000-like data, completion flags) come back across the link.
-  if (cfg_.full_system()) {
-    host_bus_ = std::make_unique<interconnect::Interconnect>("host_bus", cfg_.host_bus);
-    link_ = std::make_unique<ht::HtLink>("link", cfg_.ht);
-    const std::uint64_t host_bytes = cfg_.host_mem.resolved().capacity();
-    const std::uint64_t host_lo = cfg_.host_mem_base, host_hi = host_lo + host_bytes;
+  if (launcher_) {  // stand-alone: the launcher writes the packet into the scheduler
+    bind(launcher_->out, bus_->in);
+    scheduler_->irq.bind(launcher_->irq);
+  } else {
+    // Full system: master core -> host interconnect -> host memory, and every other address across
+    // the HT link to the device interconnect; device accesses to host memory (XD1000-like data,
+    // completion flags) come back across the link.
+    const std::uint64_t host_lo = cfg_.host_mem_base, host_bytes = cfg_.host_mem.resolved().capacity();
     const interconnect::Region host_region{"host_mem", host_lo, host_bytes};
-    if (host_mem_plugin_) {
-      error_ = attach(*host_bus_, host_mem_plugin_->in, {host_region});
-    } else {
-      host_mem_ = std::make_unique<dram::Dram>("host_mem", cfg_.host_mem);
-      error_ = attach(*host_bus_, host_mem_->in, {host_region});
-    }
-    if (error_.empty()) {
-      std::vector<interconnect::Region> device;  // untranslated: one address space
-      if (host_lo > 0) device.push_back({"device_low", 0, host_lo, 0, false});
-      if (host_hi < kAddressSpaceEnd) device.push_back({"device_high", host_hi, kAddressSpaceEnd - host_hi, 0, false});
-      error_ = attach(*host_bus_, link_->host_in, device);
-    }
-    if (error_.empty()) error_ = attach(*bus_, link_->dev_in, {{"host_mem", host_lo, host_bytes, 0, false}});
-    if (!error_.empty()) return;
+    map(host_mem_plugin_ ? host_bus_->bind(host_mem_plugin_->in, {host_region}, direct)
+                         : host_bus_->bind(host_mem_->in, {host_region}, direct));
+    map(host_bus_->bind(link_->host_in, device_regions(), direct));
+    map(bus_->bind(link_->dev_in, {{"host_mem", host_lo, host_bytes, 0, false}}, direct));
     bind(link_->dev_out, bus_->in);
     bind(link_->host_out, host_bus_->in);
     scheduler_->irq.bind(link_->dev_irq);
+    bind_traced(master_->bus, host_bus_->in, "host", "ops", "host");
+    link_->host_irq.bind(master_->irq);
   }
+  return error_.empty();
+}
 
-  // Data sections in the local window go to every core's local memory, the rest to global
-  // memory once the platform is elaborated (run()).
+interconnect::Region Platform::stream_region(std::size_t core) const {
+  return {cores_[core]->basename() + std::string(".streams"), cfg_.stream_base + core * core::kStreamWindowStride,
+          core::stream_window_bytes(static_cast<std::uint64_t>(cfg_.core.stream.srf_elements))};
+}
+
+// The host's view of the device: every address outside host memory, untranslated (one address space).
+std::vector<interconnect::Region> Platform::device_regions() const {
+  const std::uint64_t host_lo = cfg_.host_mem_base, host_hi = host_lo + cfg_.host_mem.resolved().capacity();
+  std::vector<interconnect::Region> device;
+  if (host_lo > 0) device.push_back({"device_low", 0, host_lo, 0, false});
+  if (host_hi < kAddressSpaceEnd) device.push_back({"device_high", host_hi, kAddressSpaceEnd - host_hi, 0, false});
+  return device;
+}
+
+// Data sections in the local window go to every core's local memory, the rest to global memory
+// once the platform is elaborated (run()); each must fall in one of the two.
+bool Platform::load_program() {
   for (auto& c : cores_) {
     isa::Program local_part = program_;
     local_part.data.clear();
     for (const isa::DataSection& d : program_.data)
       if (c->local_memory().contains(d.address, d.bytes.size())) local_part.data.push_back(d);
-    if (!core::load_data(local_part, c->local_memory(), &error_)) return;
+    if (!core::load_data(local_part, c->local_memory(), &error_)) return false;
   }
   for (const isa::DataSection& d : program_.data) {
     if (d.bytes.empty() || cores_[0]->local_memory().contains(d.address, d.bytes.size())) continue;
@@ -253,52 +323,44 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
          << cfg_.core.local_mem_base + cfg_.core.local_mem_size << ") nor in global memory";
       if (cfg_.memory == MemorySystem::Local) os << " (platform.memory = local)";
       error_ = os.str();
-      return;
+      return false;
     }
   }
+  return true;
+}
 
-  if (cfg_.full_system()) {
-    // The host software on the master core: a C++ host program, the file's .MASTER program, or a
-    // driver that launches the file's packet.
-    std::unique_ptr<runtime::HostProgram> host;
-    if (!cfg_.host_program.empty()) {
-      std::string why;
-      if (!(host = host::make_host_program(cfg_.host_program, &why))) {
-        error_ = "platform.host_program: " + why;
-        return;
-      }
-    } else if (program_.kind == isa::ProgramKind::Packet) {
-      host = std::make_unique<PacketHostProgram>(program_, cfg_.run.repeat);
+// The host software on the master core (full system): a C++ host program, the file's .MASTER
+// program, or a driver that launches the file's packet.
+bool Platform::choose_host_software() {
+  if (!master_) return true;
+  std::unique_ptr<runtime::HostProgram> host;
+  if (!cfg_.host_program.empty()) {
+    std::string why;
+    if (!(host = host::make_host_program(cfg_.host_program, &why))) {
+      error_ = "platform.host_program: " + why;
+      return false;
     }
-    try {
-      master_ = std::make_unique<master::MasterCore>("master", cfg_.master, program_);
-      host_runtime_ = std::make_unique<runtime::HostRuntime>(master_->port(), runtime_config(), program_, master_->stats());
-    } catch (const std::invalid_argument& e) {
-      error_ = e.what();
-      return;
-    }
-    host_runtime_->set_diagnostics([this](std::uint64_t seq) { return device_diagnosis(seq); });
-    if (host) {
-      host_software_ = std::make_unique<runtime::HostProgramRunner>(std::move(host), *host_runtime_);
-      master_->set_host_software(*host_software_);
-    } else {
-      master_->set_packet_control(*host_runtime_);
-    }
-    bind_traced(master_->bus, host_bus_->in, "host", "ops", "host");
-    link_->host_irq.bind(master_->irq);
-    host_done_ = std::make_unique<StopOnEvent>("host_done", master_->finished_event());
+  } else if (program_.kind == isa::ProgramKind::Packet) {
+    host = std::make_unique<PacketHostProgram>(program_, cfg_.run.repeat);
+  }
+  try {
+    host_runtime_ = std::make_unique<runtime::HostRuntime>(master_->port(), runtime_config(), program_, master_->stats());
+  } catch (const std::invalid_argument& e) {
+    error_ = e.what();
+    return false;
+  }
+  host_runtime_->set_diagnostics([this](std::uint64_t seq) { return device_diagnosis(seq); });
+  if (host) {
+    host_software_ = std::make_unique<runtime::HostProgramRunner>(std::move(host), *host_runtime_);
+    master_->set_host_software(*host_software_);
   } else {
-    // The stand-alone setting: the program's packet, written into the scheduler directly.
-    core::PacketDescriptor packet;
-    packet.start = program_.start;
-    packet.threads = program_.threads;
-    for (int i = 1; i < 16; ++i) packet.inherited[i] = program_.inherited[static_cast<std::size_t>(i)];
-    launcher_ = std::make_unique<PacketLauncher>("launcher", packet, cfg_.scheduler_base, cfg_.run.repeat);
-    bind(launcher_->out, bus_->in);
-    scheduler_->irq.bind(launcher_->irq);
+    master_->set_packet_control(*host_runtime_);
   }
+  return true;
+}
 
-  // Tracing hooks of the modules (null = off).
+// The modules' tracing hooks (null = off) and the statistics tree.
+void Platform::observe() {
   for (auto& c : cores_) {
     c->set_trace(timeline_.get(), vcd_.get());
     c->set_exec_trace(exec_trace_.get());
@@ -307,7 +369,6 @@ Platform::Platform(const PlatformConfig& cfg, const isa::Program& program) : cfg
   if (link_) link_->set_trace(timeline_.get(), vcd_.get());
   if (dram_) dram_->set_trace(timeline_.get(), vcd_.get());
   if (host_mem_) host_mem_->set_trace(timeline_.get(), vcd_.get());
-
   if (l2_ && l2_->builtin_banks())
     for (unsigned b = 0; b < l2_->banks(); ++b) l2_->bank(b).set_trace(vcd_.get());
   // Window samples hold each core's work up to the boundary, although the cores run ahead.

@@ -1,8 +1,9 @@
 // Builds a parsys platform from its configuration: instantiates the modules and binds their
-// sockets. platform.cpp is the one place that says which module talks to which.
+// sockets. Platform::wire() (platform.cpp) is the one place that says which module talks to which.
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,6 +83,27 @@ class Platform {
   PlatformStats& stats() { return *stats_; }
 
  private:
+  // Construction steps, in order; each returns false with error() set.
+  bool check_program();         // the configuration and the program's kind; decodes the program
+  bool open_traces();           // protocol checking, timeline, VCD, execution trace
+  bool load_plugins();          // vendor models (before any payload exists)
+  bool build_device_side();     // cores, L1s, interconnect, L2, DRAM, scheduler
+  bool build_host_side();       // host interconnect, HT link, host memory, master core; or the launcher
+  bool wire();                  // every binding and the interconnects' address maps
+  bool load_program();          // the program's data into local memory; checks the global sections
+  bool choose_host_software();  // what the master core runs
+  void observe();               // tracing hooks and the statistics tree
+  // Binds two sockets through links_ (a protocol checker when asked), and with a timeline through a tap.
+  template <class Initiator, class Target>
+  void bind(Initiator& initiator, Target& target);
+  template <class Initiator, class Target>
+  void bind_traced(Initiator& initiator, Target& target, const std::string& process, const std::string& thread,
+                   const char* category);
+  plugin::TargetSpec plugin_spec(const std::string& instance, const plugin::PluginConfig& model, std::uint64_t size,
+                                 std::uint64_t base, double clock_mhz);
+  interconnect::Region stream_region(std::size_t core) const;   // core i's stream window
+  std::vector<interconnect::Region> device_regions() const;     // the host's view of the device
+
   std::string load_global_data();
   std::string status_text() const;   // for the progress line
   std::string pending_work() const;  // for the deadlock message: one line per busy module
@@ -99,7 +121,13 @@ class Platform {
 
   PlatformConfig cfg_;
   isa::Program program_;
-  std::unique_ptr<core::LoadedProgram> loaded_;
+  std::unique_ptr<core::LoadedProgram> loaded_;  // decoded for core.*
+  // Per core: its options (core.* with core<i>.* over them; a ParCore keeps a reference, hence a
+  // deque) and its decoded program (loaded_, or one of instance_programs_ for a core with options
+  // of its own).
+  std::deque<core::CoreConfig> core_cfgs_;
+  std::vector<const core::LoadedProgram*> core_programs_;
+  std::vector<std::unique_ptr<core::LoadedProgram>> instance_programs_;
   std::unique_ptr<tlmcheck::CheckedBindings<>> links_;
   // Tracing (trace.timeline / trace.vcd): null when off. Taps record transactions on bindings.
   std::unique_ptr<trace::Timeline> timeline_;
@@ -116,7 +144,7 @@ class Platform {
   // Vendor models loaded from shared libraries, instead of dram_ / host_mem_ (--X.model plugin:...).
   std::unique_ptr<plugin::PluginTarget> dram_plugin_, host_mem_plugin_;
   // L2 banks from a plug-in (--l2.bank.model): children of l2_, created by it through a factory.
-  std::shared_ptr<plugin::PluginLibrary> l2_bank_library_;  // loaded first (see the constructor)
+  std::vector<std::shared_ptr<plugin::PluginLibrary>> l2_bank_libraries_;  // loaded first (load_plugins())
   std::vector<std::unique_ptr<plugin::PluginTarget>> l2_bank_plugins_;
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> core_irqs_;  // core i's `irq` -> scheduler

@@ -1,7 +1,10 @@
 #include "platform_config.hpp"
 
+#include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
+#include "core_options.hpp"
 #include "par/core/stream_registers.hpp"
 #include "par/sched/scheduler_registers.hpp"
 
@@ -59,10 +62,84 @@ void check_address_map(const std::vector<Window>& windows, std::vector<std::stri
   }
 }
 
+// Core options that shape the platform rather than one core: one local memory window and one set
+// of stream windows in the address map, one prefetch setting for the L2's counters, one line for
+// the L1 check.
+const char* const kSharedCoreOptions[] = {"core.local_mem_base", "core.local_mem_size", "core.stream.enabled",
+                                          "core.stream.srf_elements", "core.prefetch.enabled", "core.line_bytes"};
+
+// Every per-instance value names an instance that exists, and may be given per instance.
+void check_instances(const PlatformConfig& cfg, std::vector<std::string>& e) {
+  for (const simkit::InstanceValue& v : cfg.instances) {
+    const std::string what = v.name() + ": ";
+    if (v.type == "core") {
+      if (v.index() >= cfg.cores)
+        e.push_back(what + "there is no " + v.instance + " (platform.cores = " + std::to_string(cfg.cores) +
+                    ": core0..core" + std::to_string(cfg.cores - 1) + ")");
+      else if (std::find(std::begin(kSharedCoreOptions), std::end(kSharedCoreOptions), v.option) !=
+               std::end(kSharedCoreOptions))
+        e.push_back(what + "must be the same for every core (it shapes the platform, not one core); set " + v.option);
+    } else if (v.type == "l2.bank") {
+      if (cfg.memory != MemorySystem::L2Dram)
+        e.push_back(what + "there is no L2 (platform.memory is '" + to_string(cfg.memory) + "')");
+      else if (v.index() >= static_cast<int>(cfg.l2.banks))
+        e.push_back(what + "there is no " + v.instance + " (l2.banks = " + std::to_string(cfg.l2.banks) +
+                    ": l2.bank0..l2.bank" + std::to_string(cfg.l2.banks - 1) + ")");
+      else if (cfg.l2_bank_model_config(static_cast<unsigned>(v.index())).is_plugin() != cfg.l2_bank_model.is_plugin())
+        e.push_back(what + "the L2 banks are all built in or all plug-ins (l2.bank.model = '" +
+                    cfg.l2_bank_model.model + "')");
+    } else {
+      e.push_back(what + "instances of '" + v.type + "' have no options of their own");
+    }
+  }
+  for (int i = 0; i < cfg.cores; ++i) {
+    const std::string instance = "core" + std::to_string(i);
+    if (!cfg.has_instance_values(instance)) continue;
+    for (const std::string& m : cfg.core_config(i).validate()) e.push_back(instance + ": " + m);
+  }
+  for (unsigned b = 0; cfg.memory == MemorySystem::L2Dram && b < cfg.l2.banks; ++b) {
+    const std::string instance = "l2.bank" + std::to_string(b);
+    if (cfg.has_instance_values(instance))
+      for (const std::string& m : cfg.l2_bank_model_config(b).validate(instance)) e.push_back(m);
+  }
+}
+
+// `cfg` with `instance`'s values over it; `bind` registers the instance's module's options on `cfg`.
+template <class Config, class Bind>
+Config with_instance_values(Config cfg, const std::vector<simkit::InstanceValue>& values, const std::string& instance,
+                            Bind bind) {
+  simkit::OptionRegistry reg;
+  bind(reg, cfg);
+  const std::vector<std::string> e = reg.assign_instance(values, instance);
+  if (!e.empty()) throw std::logic_error(e.front());  // parse() checked every value
+  return cfg;
+}
+
 }  // namespace
+
+bool PlatformConfig::has_instance_values(const std::string& instance) const {
+  return std::any_of(instances.begin(), instances.end(),
+                     [&](const simkit::InstanceValue& v) { return v.instance == instance; });
+}
+
+core::CoreConfig PlatformConfig::core_config(int i) const {
+  const std::string instance = "core" + std::to_string(i);
+  if (!has_instance_values(instance)) return core;
+  return with_instance_values(core, instances, instance,
+                              [](simkit::OptionRegistry& reg, core::CoreConfig& c) { core::register_options(reg, c); });
+}
+
+plugin::PluginConfig PlatformConfig::l2_bank_model_config(unsigned b) const {
+  const std::string instance = "l2.bank" + std::to_string(b);
+  if (!has_instance_values(instance)) return l2_bank_model;
+  return with_instance_values(l2_bank_model, instances, instance, [](simkit::OptionRegistry& reg, plugin::PluginConfig& c) {
+    plugin::register_options(reg, c, "l2.bank");
+  });
+}
 
 std::vector<std::string> PlatformConfig::validate() const {
   std::vector<std::string> e = core.validate();
+  check_instances(*this, e);
   if (cores < 1 || cores > 1024) e.push_back("platform.cores: " + std::to_string(cores) + " is out of range 1..1024");
   if (!(run.clock_mhz > 0 && run.clock_mhz <= 1e6)) e.push_back("run.clock_mhz: must be in (0, 1e6]");
   if (run.repeat < 1) e.push_back("run.repeat: must be at least 1");

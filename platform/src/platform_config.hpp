@@ -14,6 +14,7 @@
 #include "master_config.hpp"
 #include "packet_engine.hpp"
 #include "par/plugin/plugin_options.hpp"
+#include "par/simkit/options.hpp"
 #include "par/tlmcheck/checker_config.hpp"
 #include "par/trace/trace_config.hpp"
 #include "runtime_config.hpp"
@@ -79,10 +80,20 @@ struct PlatformConfig {
   tlmcheck::CheckerConfig protocol_check;
   trace::TraceConfig trace;  // timeline (Chrome/Perfetto JSON) and VCD
   RunConfig run;
+  // Per-instance options (core3.lanes over core.lanes, l2.bank2.model over l2.bank.model), as the
+  // options registry read them (simkit::OptionRegistry::instance_values()). Instances are named
+  // as their statistics groups: core<i>, l2.bank<b>.
+  std::vector<simkit::InstanceValue> instances;
 
   PlatformConfig();
   std::vector<std::string> validate() const;
   bool full_system() const { return host == HostModel::Master; }
+  // Core i's options: core.* with core<i>.* over them.
+  core::CoreConfig core_config(int i) const;
+  // L2 bank b's model: l2.bank.* with l2.bank<b>.* over them.
+  plugin::PluginConfig l2_bank_model_config(unsigned b) const;
+  // Whether `instance` ("core3") has values of its own.
+  bool has_instance_values(const std::string& instance) const;
   // The host runtime's configuration with what the platform decides: the scheduler's address and
   // queue depth, the copy issue interval (master.cpi), and unless given the completion flag (the
   // last 64 bytes of host memory). The heap is completed by the platform (it depends on the program).

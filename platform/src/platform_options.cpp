@@ -74,9 +74,11 @@ void register_options(simkit::OptionRegistry& reg, PlatformConfig& cfg) {
   dram::register_options(reg, cfg.host_mem, "host_mem");
   plugin::register_options(reg, cfg.host_mem_model, "host_mem");
   core::register_options(reg, cfg.core);
+  reg.add_instances("core");  // core3.lanes: PlatformConfig::core_config()
   l1::register_options(reg, cfg.l1);
   l2::register_options(reg, cfg.l2);
   plugin::register_options(reg, cfg.l2_bank_model, "l2.bank");
+  reg.add_instances("l2.bank");  // l2.bank2.model: PlatformConfig::l2_bank_model_config()
   dram::register_options(reg, cfg.dram);
   plugin::register_options(reg, cfg.dram_model, "dram");
   sched::register_options(reg, cfg.scheduler);

@@ -7,13 +7,15 @@ namespace par::platform {
 PlatformStats::PlatformStats(const PlatformConfig& cfg, std::vector<core::ParCore*> cores,
                              const std::vector<simkit::StatGroup*>& modules, std::vector<std::string> tracked)
     : cores_(std::move(cores)), launch_trees_(cfg.run.launch_stats) {
-  // The thread-context group only where the frontend selects among contexts (timing mode).
-  const int contexts = cfg.run.mode == core::RunMode::Timing && cfg.core.selects_contexts() ? cfg.core.contexts : 0;
-  // The packet prefetcher's group where it runs (timing mode).
-  const bool prefetch = cfg.run.mode == core::RunMode::Timing && cfg.core.prefetch.enabled;
-  for (core::ParCore* c : cores_)
-    core_groups_.push_back(std::make_unique<core::CoreStatistics>(c->name(), cfg.core.lanes, cfg.core.threads_per_lane,
-                                                                  cfg.core.rob_size, contexts, prefetch));
+  const bool timing = cfg.run.mode == core::RunMode::Timing;
+  for (std::size_t i = 0; i < cores_.size(); ++i) {
+    const core::CoreConfig c = cfg.core_config(static_cast<int>(i));  // the core's own shape
+    // The thread-context group only where the frontend selects among contexts (timing mode), the
+    // packet prefetcher's where it runs.
+    const int contexts = timing && c.selects_contexts() ? c.contexts : 0;
+    core_groups_.push_back(std::make_unique<core::CoreStatistics>(cores_[i]->name(), c.lanes, c.threads_per_lane,
+                                                                  c.rob_size, contexts, timing && c.prefetch.enabled));
+  }
   // The run as a whole: wall time of the simulation (SystemC included) and the resulting speed.
   simkit::StatGroup& run = root_.group("run");
   host_seconds_ = &run.real("host_seconds", "s", "Host time of the simulation (sc_start), SystemC included");

@@ -207,6 +207,12 @@ void write_report(std::ostream& os, const RunSummary& r) {
      << cfg.run.clock_mhz << " MHz, memory " << to_string(cfg.memory);
   if (cfg.full_system()) os << ", host across the " << cfg.ht.width_bits << "-bit HT link";
   os << '\n';
+  if (!cfg.instances.empty()) {  // per-instance options: the shapes above are the type's
+    os << "  per instance:";
+    for (std::size_t i = 0; i < cfg.instances.size(); ++i)
+      os << (i ? ", " : " ") << cfg.instances[i].name() << " = " << cfg.instances[i].text;
+    os << '\n';
+  }
   if (!r.host_software.empty()) {
     os << "  host:     " << r.host_software;
     if (r.launches != nullptr) os << ", " << r.launches->size() << " launches";
@@ -253,7 +259,7 @@ void write_report(std::ostream& os, const RunSummary& r) {
     line(os, "Compare-unit utilisation", pct(s.utilization(Unit::Cmp)));
     line(os, "L/S-unit utilisation", pct(s.utilization(Unit::Ls)));
     line(os, "ROB utilisation", pct(s.rob_utilization()) + "   (max occupancy " + std::to_string(s.rob_max_occupancy) +
-                                    " of " + std::to_string(cfg.core.rob_size) + ")");
+                                    " of " + std::to_string(cfg.core_config(0).rob_size) + ")");
     std::ostringstream st;
     st << s.stall_total();
     bool first = true;
@@ -265,7 +271,7 @@ void write_report(std::ostream& os, const RunSummary& r) {
     }
     line(os, "Stall cycles", st.str());
     line(os, "FPU utilisation", pct(s.utilization(Unit::Fpu)));
-    if (!s.contexts.empty()) write_contexts(os, cfg.core, s);
+    if (!s.contexts.empty()) write_contexts(os, cfg.core_config(0), s);
   }
   if (!timed) line(os, "Instructions per FU", per_fu.str());
   line(os, "Thread-instructions", per_fu_thread.str() + "  control " + std::to_string(control) + " (" + ctl.str() + ")");

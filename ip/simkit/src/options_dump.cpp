@@ -90,6 +90,11 @@ void OptionRegistry::help(std::ostream& os) const {
   os << "Options are given on the command line (--name VALUE or --name=VALUE) or in INI files\n"
         "(--config FILE; a [section] line gives the prefix of the names that follow). The\n"
         "command line wins over every file; a later file wins over an earlier one.\n";
+  if (!impl_->instance_types.empty()) {
+    std::string types;
+    for (const std::string& t : impl_->instance_types) types += (types.empty() ? "" : ", ") + t + "<N>";
+    os << "An instance's name overrides its type's option (--core3.lanes over --core.lanes; " << types << ").\n";
+  }
   std::vector<std::pair<std::string, std::vector<HelpRow>>> groups;
   for (const std::string& section : impl_->sections(true)) {
     std::vector<HelpRow> rows;
@@ -155,6 +160,23 @@ std::string OptionRegistry::effective_ini() const {
          << origin << '\n';
     }
   }
+  // Each instance's own values, in a section of its own after its type's.
+  std::vector<std::string> instances;
+  for (const InstanceValue& v : impl_->instance_values)
+    if (std::find(instances.begin(), instances.end(), v.instance) == instances.end()) instances.push_back(v.instance);
+  if (!instances.empty())
+    os << "\n# Per-instance values: [core3] lanes = 4 gives core3 its own core.lanes. An instance\n"
+          "# without a section here has its type's values.\n";
+  for (const std::string& instance : instances) {
+    os << "\n[" << instance << "]\n";
+    for (const InstanceValue& v : impl_->instance_values) {
+      if (v.instance != instance) continue;
+      const Option& type_option = *impl_->find(v.option);
+      const std::string text = v.option.substr(v.type.size() + 1) + " = " +
+                               (type_option.type_name() == "string" ? detail::ini_quote(v.text) : v.text);
+      os << text << std::string(text.size() < 48 ? 48 - text.size() : 0, ' ') << "  ; " << v.origin.str() << '\n';
+    }
+  }
   return os.str();
 }
 
@@ -172,6 +194,19 @@ Json OptionRegistry::effective_json(bool with_origin) const {
                 {"origin", option->origin().str()},
                 {"type", option->type_name()},
                 {"help", option->help()}};
+  }
+  for (const InstanceValue& v : impl_->instance_values) {
+    const Option& type_option = *impl_->find(v.option);
+    Json& slot = nested_slot(root, v.name());
+    if (!with_origin) {
+      slot = v.json;
+      continue;
+    }
+    slot = Json{{"value", v.json},
+                {"default", type_option.value_json()},
+                {"origin", v.origin.str()},
+                {"type", type_option.type_name()},
+                {"help", type_option.help()}};
   }
   return root;
 }

@@ -14,11 +14,19 @@ struct OptionRegistry::Impl {
   std::vector<std::unique_ptr<Option>> options;  // registration order
   std::map<std::string, Option*, std::less<>> by_name;
   int next_source = 0;  // ids of parse sources (files, command lines), unique across parse() calls
+  std::vector<std::string> instance_types;   // add_instances()
+  std::vector<InstanceValue> instance_values;
 
   Option* find(std::string_view name) const;
   Option* find_short(char c) const;
   // Sections in order of first appearance; "" (options without a dot) first when present.
   std::vector<std::string> sections(bool include_command_line_only) const;
+  // The type's option that `name` (core3.lanes) overrides, with the instance's type and name in
+  // `value`; nullptr when `name` names no instance's option.
+  Option* find_instance(std::string_view name, InstanceValue& value) const;
+  // Checks `text` as `option`'s value and keeps it as `value`'s (replacing an earlier one of the
+  // same instance and option). Returns "" or the error without the option name.
+  std::string set_instance(Option& option, InstanceValue value, const std::string& text);
   // "(did you mean 'x'?)" with the closest name, or "" when nothing is close.
   std::string suggestion(std::string_view name, const std::string& dashes, bool command_line) const;
 };

@@ -29,6 +29,7 @@ constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{1} << 20;
 struct Assignment {
   Option* option = nullptr;
   std::string text;
+  InstanceValue instance;  // for an instance's option (core3.lanes): its type, name and option
 };
 
 bool is_bool_literal(const std::string& t) {
@@ -117,8 +118,9 @@ class Parser {
     // The command line is applied last so that it wins over every file.
     const int source = impl_.next_source++;
     for (auto& a : command_line) {
+      const bool instance = !a.instance.instance.empty();
       apply(*a.option, a.text, false, source, Origin{Origin::Kind::CommandLine, "", 0},
-            "--" + a.option->name());
+            "--" + (instance ? a.instance.name() : a.option->name()), instance ? &a.instance : nullptr);
     }
   }
 
@@ -150,11 +152,13 @@ class Parser {
           continue;
         }
         Option* option = impl_.find(name);
+        InstanceValue instance;
+        if (option == nullptr) option = impl_.find_instance(name, instance);
         if (option == nullptr) {
           error("unknown option '--" + name + "'" + impl_.suggestion(name, "--", true));
           continue;
         }
-        take_value(*option, has_value, std::move(value), args, i, out);
+        take_value(*option, has_value, std::move(value), args, i, out, std::move(instance));
       } else if (arg.size() >= 2 && arg[0] == '-' &&
                  std::isalpha(static_cast<unsigned char>(arg[1]))) {
         Option* option = arg.size() == 2 ? impl_.find_short(arg[1]) : nullptr;
@@ -177,7 +181,7 @@ class Parser {
   // when it is a boolean literal (--trace false), so "--trace kernel.par" keeps the positional.
   void take_value(Option& option, bool has_value, std::string value,
                   const std::vector<std::string>& args, std::size_t& i,
-                  std::vector<Assignment>& out) {
+                  std::vector<Assignment>& out, InstanceValue instance = {}) {
     if (!has_value) {
       const bool next_exists = i + 1 < args.size();
       if (OptionAccess::is_flag(option)) {
@@ -189,7 +193,7 @@ class Parser {
         return;
       }
     }
-    out.push_back(Assignment{&option, std::move(value)});
+    out.push_back(Assignment{&option, std::move(value), std::move(instance)});
   }
 
   // A config file: JSON (the effective_json() document) when it ends in ".json", INI otherwise.
@@ -233,8 +237,10 @@ class Parser {
         continue;
       }
       const std::string where = path + ": ";
-      Option* option = file_option(where, name);
+      InstanceValue instance;
+      Option* option = file_option(where, name, instance);
       if (option == nullptr) continue;
+      const InstanceValue* inst = instance.instance.empty() ? nullptr : &instance;
       const Origin origin{Origin::Kind::File, path, 0};
       if (value.is_array()) {
         if (!OptionAccess::is_list(*option)) {
@@ -249,7 +255,7 @@ class Parser {
         continue;
       }
       std::string text;
-      if (json_text(value, text, where + name)) apply(*option, text, true, source, origin, where + name);
+      if (json_text(value, text, where + name)) apply(*option, text, true, source, origin, where + name, inst);
     }
   }
 
@@ -327,14 +333,18 @@ class Parser {
       error(where + name + ": " + problem);
       return;
     }
-    Option* option = file_option(where, name);
+    InstanceValue instance;
+    Option* option = file_option(where, name, instance);
     if (option == nullptr) return;
-    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name);
+    apply(*option, value, quoted, source, Origin{Origin::Kind::File, path, line_no}, where + name,
+          instance.instance.empty() ? nullptr : &instance);
   }
 
-  // The option a config file names, or nullptr after an error (unknown, command line only).
-  Option* file_option(const std::string& where, const std::string& name) {
+  // The option a config file names, or nullptr after an error (unknown, command line only). For an
+  // instance's option (core3.lanes), the type's option, with `instance` filled in.
+  Option* file_option(const std::string& where, const std::string& name, InstanceValue& instance) {
     Option* option = impl_.find(name);
+    if (option == nullptr) option = impl_.find_instance(name, instance);
     if (option == nullptr) {
       error(where + "unknown option '" + name + "'" + impl_.suggestion(name, "", false));
     } else if (option->is_command_line_only()) {
@@ -344,8 +354,17 @@ class Parser {
     return option;
   }
 
+  // `instance`: the value is that instance's (core3.lanes), checked by `option` (core.lanes).
   void apply(Option& option, const std::string& text, bool quoted, int source, Origin origin,
-             const std::string& prefix) {
+             const std::string& prefix, const InstanceValue* instance = nullptr) {
+    if (instance != nullptr) {
+      InstanceValue v = *instance;
+      v.origin = std::move(origin);
+      const std::string problem = detail::valid_utf8(text) ? impl_.set_instance(option, std::move(v), text)
+                                                           : "the value is not valid UTF-8";
+      if (!problem.empty()) error(prefix + ": " + problem);
+      return;
+    }
     if (OptionAccess::is_list(option)) {
       // A new source replaces the list; repetitions within one source append.
       if (OptionAccess::list_source(option) != source) {

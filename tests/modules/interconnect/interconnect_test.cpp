@@ -145,6 +145,41 @@ TEST(Interconnect, OverlappingRegionsAreRefused) {
   });
 }
 
+TEST(Interconnect, BindConnectsAPortAndRoutesItsRegionsInOneCall) {
+  par::testing::run_isolated([] {
+    testing::TlmHarness h;
+    Interconnect bus("bus", InterconnectConfig{});
+    memory::Memory a("a", memory::MemoryConfig{4096, 0, 0}), b("b", memory::MemoryConfig{8192, 0, 0});
+    h.out.bind(bus.in);
+    int connected = 0;
+    const auto counted = [&connected](auto& out, auto& target) {
+      ++connected;
+      out.bind(target);
+    };
+    EXPECT_EQ(bus.bind(a.in, {{"a", 0x10000, 4096}}), "");
+    // Refused whole: no binding, no region, and the port stays free for the next call.
+    EXPECT_EQ(bus.bind(b.in, {{"b_low", 0x30000, 4096}, {"b_high", 0x10800, 4096}}, counted),
+              "address region 'b_high' [0x10800, 0x11800) overlaps 'a'");
+    EXPECT_EQ(connected, 0);
+    EXPECT_EQ(bus.regions().size(), 1u);
+    EXPECT_EQ(bus.bind(b.in, {{"b_low", 0x20000, 4096}, {"b_high", 0x40000, 4096}}, counted), "");
+    EXPECT_EQ(connected, 1);
+    ASSERT_EQ(bus.regions().size(), 3u);
+    EXPECT_EQ(bus.regions()[0].port, 0);
+    EXPECT_EQ(bus.regions()[1].port, 1);
+    EXPECT_EQ(bus.regions()[2].port, 1);
+    h.write64(0x10008, 0xAAAA).then().write64(0x20010, 0xBBBB).then().write64(0x40018, 0xCCCC);
+    h.run();
+    std::uint64_t va = 0, vb = 0, vc = 0;
+    std::memcpy(&va, a.data() + 8, 8);
+    std::memcpy(&vb, b.data() + 0x10, 8);  // port 1 is b, each region translated from its base
+    std::memcpy(&vc, b.data() + 0x18, 8);
+    EXPECT_EQ(va, 0xAAAAu);
+    EXPECT_EQ(vb, 0xBBBBu);
+    EXPECT_EQ(vc, 0xCCCCu);
+  });
+}
+
 TEST(Interconnect, DebugTransportIsRoutedWithoutTiming) {
   par::testing::run_isolated([] {
     Rig r(InterconnectConfig{});

@@ -141,6 +141,19 @@ class NumberOption final : public Option {
   bool hex_ = false;
 };
 
+// A value given to one instance of a module type: `core3.lanes` over the type's `core.lanes`.
+struct InstanceValue {
+  std::string type;      // "core", "l2.bank"
+  std::string instance;  // "core3", "l2.bank2": the type followed by a number
+  std::string option;    // the type's option it overrides: "core.lanes"
+  std::string text;      // the value, INI spelling (as the option's value_text() writes it)
+  Json json;             // the same value as effective_json() writes it
+  Origin origin;
+
+  std::string name() const { return instance + option.substr(type.size()); }  // "core3.lanes"
+  int index() const { return std::stoi(instance.substr(type.size())); }     // 3
+};
+
 struct ParseResult {
   std::vector<std::string> positional;    // non-option arguments, in order
   std::vector<std::string> config_files;  // --config files, in the order they were applied
@@ -179,6 +192,25 @@ class OptionRegistry {
   ParseResult parse(int argc, const char* const* argv);
   ParseResult parse(const std::vector<std::string>& args);
 
+  // Per-instance options: declares `type` ("core", "l2.bank") a module type with numbered
+  // instances, so that `<type><N>.<rest>` (core3.lanes) gives instance N its own value of the
+  // type's option `<type>.<rest>` (core.lanes), in files and on the command line, whatever the
+  // order. parse() converts and checks the value as the type's option does and keeps it in
+  // instance_values(); the type's field is not changed. Which instances exist is the caller's to
+  // check. List options have no per-instance values.
+  void add_instances(const std::string& type);
+  // The per-instance values read so far, one per instance and option (the last given wins), in
+  // the order first given.
+  const std::vector<InstanceValue>& instance_values() const;
+  // The type's option that an instance's option name overrides (core.lanes for core3.lanes), or
+  // nullptr.
+  const Option* find_instance_option(const std::string& name) const;
+  // Assigns `instance`'s values among `values` to this registry's options of the same names: a
+  // registry in which the instance's module registered its options bound to the instance's own
+  // configuration (a copy of the type's). Returns the errors (none for values that parse()
+  // accepted).
+  std::vector<std::string> assign_instance(const std::vector<InstanceValue>& values, const std::string& instance);
+
   // nullptr when unknown.
   const Option* find(const std::string& name) const;
   // All options in registration order.
@@ -188,10 +220,12 @@ class OptionRegistry {
   // 100 columns.
   void help(std::ostream& os) const;
   // An INI file that reproduces the current values when given back with --config. Every option
-  // except command-line-only ones, a comment after each value saying where it came from.
+  // except command-line-only ones, a comment after each value saying where it came from; then a
+  // section per instance with its own values ([core3] lanes = 4).
   std::string effective_ini() const;
-  // The same values as nested objects ({"core": {"lanes": 8}}); with_origin makes each leaf
-  // {"value", "default", "origin", "type", "help"}.
+  // The same values as nested objects ({"core": {"lanes": 8}, "core3": {"lanes": 4}});
+  // with_origin makes each leaf {"value", "default", "origin", "type", "help"} (an instance's
+  // "default" is the type's value).
   Json effective_json(bool with_origin = false) const;
 
   struct Impl;  // opaque; public only so the library's own source files can name it
