@@ -142,10 +142,12 @@ TEST(PreparePiece, RebasesTheByteEnablePatternAndKeepsTheAttributes) {
 
 TEST(Divider, DividesExactlyAtEveryScale) {
   std::mt19937_64 rng(7);
-  for (std::uint64_t d : {1ull, 2ull, 3ull, 7ull, 1000ull, 1250ull, 999983ull, 1ull << 40, ~0ull}) {
+  using U = std::uint64_t;
+  const U max = ~U{0};
+  for (U d : std::vector<U>{1, 2, 3, 7, 1000, 1250, 999983, U{1} << 40, max}) {
     const Divider div(d);
     EXPECT_EQ(div.divisor(), d);
-    for (std::uint64_t n : {0ull, 1ull, d - 1, d, d + 1, ~0ull / d, ~0ull / d + 1, ~0ull - 1, ~0ull})
+    for (U n : std::vector<U>{0, 1, d - 1, d, d + 1, max / d, max / d + 1, max - 1, max})
       EXPECT_EQ(div(n), n / d) << n << " / " << d;
     for (int i = 0; i < 1000; ++i) {
       const std::uint64_t n = rng() >> (rng() % 64);
