@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "par/sckit/target_check.hpp"
+
 namespace par::dram {
 
 using sc_core::sc_time;
@@ -41,14 +43,11 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
       resolution_ps_(sc_core::sc_get_time_resolution().to_seconds() * 1e12),
       frontend_ticks_(static_cast<Tick>(cfg_.frontend_cycles) * 2),
       return_ticks_(static_cast<Tick>(cfg_.return_cycles) * 2),
-      peq_(this, &Dram::response_due) {
+      peq_(this, &Dram::response_due),
+      responses_(*this, in) {
   in.register_b_transport(this, &Dram::b_transport);
   in.register_nb_transport_fw(this, &Dram::nb_transport_fw);
   in.register_transport_dbg(this, &Dram::transport_dbg);
-  SC_HAS_PROCESS(Dram);
-  SC_METHOD(resume_responses);
-  sensitive << resume_;
-  dont_initialize();
 }
 
 // --- time conversion --------------------------------------------------------------------------
@@ -185,19 +184,12 @@ void Dram::copy_data(tlm::tlm_generic_payload& tx, bool honour_byte_enables) {
 sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   const std::uint64_t address = tx.get_address();
   const unsigned len = tx.get_data_length();
-  if (tx.get_command() == tlm::TLM_IGNORE_COMMAND || len == 0) {
-    tx.set_response_status(tlm::TLM_OK_RESPONSE);
-    return arrival;
-  }
-  // A streaming width below the length means a FIFO-like address pattern, not memory.
-  if (tx.get_streaming_width() < len) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    ++stats_.errors;
-    return arrival;
-  }
-  if (!in_range(address, len)) {
-    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    ++stats_.errors;
+  sckit::AccessRules rules;
+  rules.ignore = sckit::AccessRules::Ignore::OkFirst;
+  rules.size = capacity();
+  if (const tlm::tlm_response_status s = sckit::check_access(tx, rules); s != tlm::TLM_INCOMPLETE_RESPONSE) {
+    tx.set_response_status(s);
+    if (s != tlm::TLM_OK_RESPONSE) ++stats_.errors;
     return arrival;
   }
   copy_data(tx, true);
@@ -206,11 +198,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   if (cfg_.latency_model == LatencyModel::Fixed) {
     const sc_time completion = arrival + sc_time(cfg_.fixed_latency_ns, sc_core::SC_NS);
     record_access(op, len, arrival, completion);
-    const double completion_ns = completion.to_seconds() * 1e9;
-    if (completion_ns > latest_ns_) {
-      stats_.time_ns += completion_ns - latest_ns_;
-      latest_ns_ = completion_ns;
-    }
+    stats_.latest.reach(completion.to_seconds() * 1e9);
     return completion;
   }
 
@@ -251,9 +239,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   if (done > latest_tick_) {
     // Both advance by increments, so they stay right after a statistics reset (warm-up) and in
     // differences.
-    const double completion_ns = completion.to_seconds() * 1e9;
-    stats_.time_ns += completion_ns - latest_ns_;
-    latest_ns_ = completion_ns;
+    stats_.latest.reach(completion.to_seconds() * 1e9);
     const std::uint64_t refreshes = engine_.refreshes_until(done);
     stats_.refreshes += refreshes - refreshes_seen_;
     refreshes_seen_ = refreshes;
@@ -266,15 +252,8 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
 void Dram::record_access(Op op, unsigned len, const sc_time& arrival, const sc_time& completion) {
   const double latency_ns = (completion - arrival).to_seconds() * 1e9;
   stats_.latency.sample(latency_ns);
-  if (op == Op::Read) {
-    ++stats_.reads;
-    stats_.read_bytes += len;
-    stats_.read_latency.sample(latency_ns);
-  } else {
-    ++stats_.writes;
-    stats_.write_bytes += len;
-    stats_.write_latency.sample(latency_ns);
-  }
+  stats_.transfers.count(op == Op::Write, len);
+  (op == Op::Read ? stats_.read_latency : stats_.write_latency).sample(latency_ns);
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {
@@ -310,10 +289,7 @@ tlm::tlm_sync_enum Dram::nb_transport_fw(int id, tlm::tlm_generic_payload& tx,
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  if (phase == tlm::END_RESP) {
-    response_done(id);
-    return tlm::TLM_COMPLETED;
-  }
+  if (phase == tlm::END_RESP) return responses_.end_response(id);
   SC_REPORT_ERROR(name(), "nb_transport_fw: unexpected phase (base protocol violation)");
   return tlm::TLM_COMPLETED;
 }
@@ -322,45 +298,7 @@ void Dram::response_due(tlm::tlm_generic_payload& tx, const tlm::tlm_phase&) {
   const auto it = at_port_.find(&tx);
   const int id = it->second;
   at_port_.erase(it);
-  if (ports_.size() <= static_cast<std::size_t>(id)) ports_.resize(static_cast<std::size_t>(id) + 1);
-  ports_[static_cast<std::size_t>(id)].ready.push_back(&tx);
-  send_responses(id);
-}
-
-void Dram::send_responses(int id) {
-  Port& port = ports_[static_cast<std::size_t>(id)];
-  while (port.current == nullptr && !port.ready.empty()) {
-    tlm::tlm_generic_payload* tx = port.ready.front();
-    port.ready.pop_front();
-    port.current = tx;
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum s = in[id]->nb_transport_bw(*tx, phase, delay);
-    if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
-      port.current = nullptr;
-      if (tx->has_mm()) tx->release();
-    }
-    // TLM_ACCEPTED: END_RESP comes later through nb_transport_fw.
-  }
-}
-
-void Dram::response_done(int id) {
-  const auto index = static_cast<std::size_t>(id);
-  if (ports_.size() <= index || ports_[index].current == nullptr) {
-    SC_REPORT_ERROR(name(), "nb_transport_fw: END_RESP without an outstanding response");
-    return;
-  }
-  Port& port = ports_[index];
-  tlm::tlm_generic_payload* tx = port.current;
-  port.current = nullptr;
-  if (tx->has_mm()) tx->release();
-  // The next BEGIN_RESP goes out from a process of its own, not from inside this
-  // nb_transport_fw call.
-  if (!port.ready.empty()) resume_.notify(sc_core::SC_ZERO_TIME);
-}
-
-void Dram::resume_responses() {
-  for (std::size_t id = 0; id < ports_.size(); ++id) send_responses(static_cast<int>(id));
+  responses_.respond(id, tx);
 }
 
 }  // namespace par::dram

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "dram_config.hpp"
 #include "dram_stats.hpp"
 #include "dram_timing.hpp"
+#include "par/sckit/response_sequencer.hpp"
 #include "par/simkit/stats.hpp"
 #include "par/trace/timeline.hpp"
 #include "par/trace/vcd_writer.hpp"
@@ -81,9 +81,6 @@ class Dram : public sc_core::sc_module {
 
   // Approximately-timed responses: BEGIN_RESP per socket, one at a time (response exclusion).
   void response_due(tlm::tlm_generic_payload& tx, const tlm::tlm_phase& phase);
-  void send_responses(int id);
-  void response_done(int id);
-  void resume_responses();
 
   DramConfig cfg_;
   AddressMapping mapping_;
@@ -96,18 +93,12 @@ class Dram : public sc_core::sc_module {
   Tick frontend_ticks_;
   Tick return_ticks_;
   Tick latest_tick_ = 0;  // latest completion
-  double latest_ns_ = 0;
   std::uint64_t refreshes_seen_ = 0;
   Tick retired_ = 0;
 
-  struct Port {
-    std::deque<tlm::tlm_generic_payload*> ready;
-    tlm::tlm_generic_payload* current = nullptr;  // BEGIN_RESP sent, END_RESP pending
-  };
   tlm_utils::peq_with_cb_and_phase<Dram> peq_;
-  sc_core::sc_event resume_;
   std::unordered_map<tlm::tlm_generic_payload*, int> at_port_;
-  std::vector<Port> ports_;
+  sckit::ResponseSequencer<decltype(in)> responses_;
 
   // Tracing; empty / invalid when off.
   bool tracing_ = false;

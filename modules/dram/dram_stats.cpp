@@ -34,10 +34,7 @@ DramBankStats::DramBankStats(simkit::StatGroup& g)
       row_conflicts(g.counter("row_conflicts", "bursts", "Bursts that found another row open")) {}
 
 DramStats::DramStats(simkit::StatGroup& g, const DramConfig& c)
-    : reads(g.counter("reads", "transactions", "Read transactions")),
-      writes(g.counter("writes", "transactions", "Write transactions")),
-      read_bytes(g.counter("read_bytes", "bytes", "Bytes read")),
-      write_bytes(g.counter("write_bytes", "bytes", "Bytes written")),
+    : transfers(g),
       bursts(g.counter("bursts", "bursts", "Bursts (transactions split at burst boundaries)")),
       row_hits(g.counter("row_hits", "bursts", "Bursts served from an open row (no ACT)")),
       row_misses(g.counter("row_misses", "bursts", "Bursts that found their bank closed (ACT)")),

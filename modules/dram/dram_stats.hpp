@@ -6,6 +6,7 @@
 #include "dram_config.hpp"
 #include "dram_timing.hpp"
 #include "par/simkit/stats.hpp"
+#include "par/simkit/transfer_counters.hpp"
 
 namespace par::dram {
 
@@ -35,10 +36,7 @@ class DramStats {
   // One burst as the engine scheduled it; `burst_ns` is its data-bus time.
   void burst(const BurstRequest& req, const BurstResult& res, unsigned bytes, double burst_ns);
 
-  simkit::Counter& reads;        // transactions
-  simkit::Counter& writes;
-  simkit::Counter& read_bytes;
-  simkit::Counter& write_bytes;
+  simkit::TransferCounters transfers;  // reads, writes, read_bytes, write_bytes
   simkit::Counter& bursts;
   simkit::Counter& row_hits;
   simkit::Counter& row_misses;
@@ -49,6 +47,7 @@ class DramStats {
   simkit::Counter& queue_stalls;
   simkit::Counter& errors;
   simkit::Real& time_ns;   // latest completion: the bandwidth denominator
+  simkit::LatestCompletion latest{time_ns};
   simkit::Real& busy_ns;   // data-bus time of all bursts (all channels)
   simkit::Distribution& latency;
   simkit::Distribution& read_latency;

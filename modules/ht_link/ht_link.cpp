@@ -1,7 +1,9 @@
 #include "ht_link.hpp"
 
-#include <cmath>
 #include <vector>
+
+#include "par/sckit/payload.hpp"
+#include "par/sckit/target_check.hpp"
 
 namespace par::ht {
 
@@ -28,12 +30,12 @@ class HtLink::Far final : public FarSide {
       first_error_ = status;
     // A request waiting for a slot (only when a target blocks) may retry now.
     link_.slot_freed_.notify(sc_core::SC_ZERO_TIME);
-    return {link_.to_ps(sc_core::sc_time_stamp() + delay), status == tlm::TLM_OK_RESPONSE};
+    return {link_.to_ps_(sc_core::sc_time_stamp() + delay), status == tlm::TLM_OK_RESPONSE};
   }
 
   Ps wait_for_slot() override {
     sc_core::wait(link_.slot_freed_);
-    return link_.to_ps(sc_core::sc_time_stamp());
+    return link_.to_ps_(sc_core::sc_time_stamp());
   }
 
   // The status for the initiator: the far side's own for a single packet, else the first error.
@@ -46,27 +48,8 @@ class HtLink::Far final : public FarSide {
   // at its offset, the initiator's extensions lent for the call.
   tlm::tlm_response_status deliver_piece(const Packet& packet, sc_time& delay) {
     tlm::tlm_generic_payload piece;
-    piece.set_command(whole_.get_command());
-    piece.set_address(whole_.get_address() + packet.offset);
-    piece.set_data_ptr(whole_.get_data_ptr() + packet.offset);
-    piece.set_data_length(packet.length);
-    piece.set_streaming_width(packet.length);
-    piece.set_gp_option(whole_.get_gp_option());
-    piece.set_dmi_allowed(false);
-    piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     std::vector<unsigned char> enables;
-    const unsigned char* be = whole_.get_byte_enable_ptr();
-    const unsigned be_len = whole_.get_byte_enable_length();
-    if (be != nullptr && be_len > 0) {
-      enables.resize(packet.length);
-      for (unsigned i = 0; i < packet.length; ++i) enables[i] = be[(packet.offset + i) % be_len];
-      piece.set_byte_enable_ptr(enables.data());
-      piece.set_byte_enable_length(packet.length);
-    } else {
-      // Absent, or of length 0 (a protocol error the target reports).
-      piece.set_byte_enable_ptr(whole_.get_byte_enable_ptr());
-      piece.set_byte_enable_length(be_len);
-    }
+    sckit::prepare_piece(whole_, packet.offset, packet.length, piece, enables);
     const unsigned extensions = tlm::max_num_extensions();
     for (unsigned i = 0; i < extensions; ++i) piece.set_extension(i, whole_.get_extension(i));
     socket_->b_transport(piece, delay);
@@ -93,8 +76,7 @@ HtLink::HtLink(sc_core::sc_module_name name, const HtConfig& cfg)
       cfg_(checked(cfg)),
       stats_group_(this->name()),
       stats_(stats_group_, cfg_.core_clock_mhz),
-      model_(cfg_, stats_),
-      resolution_ps_(sc_core::sc_get_time_resolution().to_seconds() * 1e12) {
+      model_(cfg_, stats_) {
   host_in.register_b_transport(this, &HtLink::host_b_transport);
   host_in.register_transport_dbg(this, &HtLink::host_transport_dbg);
   dev_in.register_b_transport(this, &HtLink::dev_b_transport);
@@ -111,11 +93,6 @@ void HtLink::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd) {
   model_.set_trace(trace_.get());
 }
 
-Ps HtLink::to_ps(const sc_time& t) const {
-  // Exact while the time in ps fits a double's mantissa (about 2.5 hours of simulated time).
-  return static_cast<Ps>(std::llround(static_cast<double>(t.value()) * resolution_ps_));
-}
-
 sc_time HtLink::to_time(Ps ps) { return sc_time(static_cast<double>(ps), sc_core::SC_PS); }
 
 void HtLink::host_b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
@@ -130,15 +107,16 @@ void HtLink::transport(Side origin, tlm::tlm_generic_payload& tx, sc_time& delay
   tx.set_dmi_allowed(false);
   InitiatorSocket& far = far_socket(origin);
   const unsigned length = tx.get_data_length();
-  if (far.size() == 0 || tx.get_streaming_width() < length) {
-    // Nothing bound on the far side; or a FIFO-style access, which HT packets (contiguous bytes)
-    // cannot carry.
-    tx.set_response_status(far.size() == 0 ? tlm::TLM_ADDRESS_ERROR_RESPONSE
-                                           : tlm::TLM_BURST_ERROR_RESPONSE);
+  // Nothing bound on the far side; or a FIFO-style access, which HT packets (contiguous bytes)
+  // cannot carry.
+  const tlm::tlm_response_status refused =
+      far.size() == 0 ? tlm::TLM_ADDRESS_ERROR_RESPONSE : sckit::check_access(tx, sckit::AccessRules());
+  if (refused != tlm::TLM_INCOMPLETE_RESPONSE) {
+    tx.set_response_status(refused);
     ++stats_.of(sent_by(origin)).errors;
     return;
   }
-  const Ps now = to_ps(sc_core::sc_time_stamp());
+  const Ps now = to_ps_(sc_core::sc_time_stamp());
   model_.retire(now);
 
   Access access;
@@ -147,7 +125,7 @@ void HtLink::transport(Side origin, tlm::tlm_generic_payload& tx, sc_time& delay
                 : cfg_.posted_writes ? AccessKind::PostedWrite
                                      : AccessKind::NonPostedWrite;
   access.length = length;
-  access.arrival = now + to_ps(delay);
+  access.arrival = now + to_ps_(delay);
   Far far_side(*this, far, tx, length > HtConfig::kMaxPayloadBytes);
   const AccessResult result = model_.transfer(access, far_side);
 
@@ -164,9 +142,9 @@ void HtLink::forward_interrupt(std::uint32_t data, const sc_time& delay) {
     return;
   }
   const sc_time stamp = sc_core::sc_time_stamp();
-  const Ps now = to_ps(stamp);
+  const Ps now = to_ps_(stamp);
   model_.retire(now);
-  const sc_time arrival = to_time(model_.interrupt(now + to_ps(delay)));
+  const sc_time arrival = to_time(model_.interrupt(now + to_ps_(delay)));
   host_irq->interrupt(data, arrival > stamp ? arrival - stamp : sc_core::SC_ZERO_TIME);
 }
 

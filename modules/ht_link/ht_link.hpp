@@ -27,6 +27,7 @@
 #include "link_stats.hpp"
 #include "link_trace.hpp"
 #include "par/sckit/interrupt.hpp"
+#include "par/trace/sc_ps.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::ht {
@@ -79,7 +80,6 @@ class HtLink : public sc_core::sc_module {
   void forward_interrupt(std::uint32_t data, const sc_core::sc_time& delay);
   InitiatorSocket& far_socket(Side origin) { return origin == Side::Host ? dev_out : host_out; }
 
-  Ps to_ps(const sc_core::sc_time& t) const;
   static sc_core::sc_time to_time(Ps ps);
 
   HtConfig cfg_;
@@ -88,7 +88,7 @@ class HtLink : public sc_core::sc_module {
   LinkModel model_;
   IrqForwarder irq_forwarder_{*this};
   sc_core::sc_event slot_freed_;  // a far-side access returned (see FarSide::wait_for_slot)
-  double resolution_ps_;
+  trace::ScToPs to_ps_;
   std::unique_ptr<LinkTrace> trace_;  // null when tracing is off
 };
 

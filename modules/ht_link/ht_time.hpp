@@ -1,17 +1,15 @@
-// Time inside the link's timing model: integer picoseconds, so that serialisation times such as
-// 0.625 ns per byte add up exactly and results do not depend on floating-point summation order.
+// Time inside the link's timing model: integer picoseconds (trace::Ps, the platform's one
+// picosecond type), so that serialisation times such as 0.625 ns per byte add up exactly and
+// results do not depend on floating-point summation order.
 #pragma once
 
-#include <cmath>
-#include <cstdint>
+#include "par/trace/time.hpp"
 
 namespace par::ht {
 
-using Ps = std::uint64_t;
-
-// Nanoseconds (a configuration value, >= 0) rounded to the nearest picosecond.
-inline Ps ns_to_ps(double ns) { return static_cast<Ps>(std::llround(ns * 1000.0)); }
-inline double ps_to_ns(Ps ps) { return static_cast<double>(ps) / 1000.0; }
+using trace::Ps;
+using trace::ns_to_ps;
+using trace::ps_to_ns;
 
 // The two ends of the link and the two unidirectional channels between them.
 enum class Side { Host, Device };

@@ -6,30 +6,30 @@
 
 namespace par::l1 {
 
-L1Model::L1Model(const L1Config& cfg, Tick period, cachekit::NextLevel& next, L1Stats& stats)
+L1Model::L1Model(const L1Config& cfg, ScTick period, cachekit::NextLevel& next, L1Stats& stats)
     : cfg_(cfg),
-      hit_(std::max<Tick>(period, 1) * cfg.hit_latency),
-      miss_(std::max<Tick>(period, 1) * cfg.miss_cycles),
-      refill_(std::max<Tick>(period, 1) * cfg.refill_cycles),
+      hit_(std::max<ScTick>(period, 1) * cfg.hit_latency),
+      miss_(std::max<ScTick>(period, 1) * cfg.miss_cycles),
+      refill_(std::max<ScTick>(period, 1) * cfg.refill_cycles),
       line_shift_(static_cast<unsigned>(__builtin_ctz(cfg.line_bytes))),
       sets_(cfg.sets()),
       sets_pow2_((cfg.sets() & (cfg.sets() - 1)) == 0),
       next_(next),
       stats_(stats),
-      core_(cfg.sets(), cfg.ways, cfg.line_bytes, cfg.mshrs, std::max<Tick>(period, 1), stats),
+      core_(cfg.sets(), cfg.ways, cfg.line_bytes, cfg.mshrs, std::max<ScTick>(period, 1), stats),
       tags_(core_.tags),
       dirty_(static_cast<std::size_t>(cfg.size_bytes), 0),
       fill_buf_(cfg.line_bytes) {}
 
-bool L1Model::forward_write(const Request& r, Tick at, Tick& done) {
+bool L1Model::forward_write(const Request& r, ScTick at, ScTick& done) {
   std::vector<std::uint8_t> be = cachekit::piece_enables(r);
   return next_.write(r.addr, r.data, r.len, be.empty() ? nullptr : be.data(), at, done);
 }
 
-void L1Model::write_into(const Request& r, std::uint64_t set, int w, Tick start, Outcome& out) {
+void L1Model::write_into(const Request& r, std::uint64_t set, int w, ScTick start, Outcome& out) {
   if (cfg_.write_policy == WritePolicy::WriteThrough) {
     ++stats_.write_throughs;
-    Tick done = start;
+    ScTick done = start;
     if (!forward_write(r, start, done)) out.ok = false;
     out.done = std::max(out.done, done);
     return;
@@ -46,7 +46,7 @@ void L1Model::write_into(const Request& r, std::uint64_t set, int w, Tick start,
 
 Outcome L1Model::access(const Request& r) {
   assert(r.len > 0 && offset_of(r.addr) + r.len <= cfg_.line_bytes);
-  const Tick start = core_.start(r.write, r.at);
+  const ScTick start = core_.start(r.write, r.at);
   const std::uint64_t line = line_of(r.addr);
   const std::uint64_t set = set_of(line);
   Outcome out;
@@ -71,7 +71,7 @@ Outcome L1Model::access(const Request& r) {
   return out;
 }
 
-Outcome L1Model::miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start) {
+Outcome L1Model::miss(const Request& r, std::uint64_t set, std::uint64_t line, ScTick start) {
   if (r.write && !cfg_.write_allocate) {
     ++stats_.write_arounds;
     Outcome out;
@@ -81,8 +81,8 @@ Outcome L1Model::miss(const Request& r, std::uint64_t set, std::uint64_t line, T
   const bool validate = r.write && cfg_.write_validate && r.len == cfg_.line_bytes && r.be.all(r.len);
   const int v = core_.place_miss(set, start, !validate);
   cachekit::Way& victim = tags_.at(set, v);
-  const Tick leave = start + miss_;
-  Tick ready = start;
+  const ScTick leave = start + miss_;
+  ScTick ready = start;
   const std::uint64_t base = line << line_shift_;
   if (!validate) {
     // The fill goes first (it lands in a buffer, so an error leaves the victim in place); the
@@ -110,13 +110,13 @@ Outcome L1Model::miss(const Request& r, std::uint64_t set, std::uint64_t line, T
   return out;
 }
 
-Tick L1Model::write_back(std::size_t i, Tick at, bool timed) {
+ScTick L1Model::write_back(std::size_t i, ScTick at, bool timed) {
   cachekit::Way& x = tags_.way_at(i);
   std::uint8_t* dirty = dirty_of(i);
   std::uint8_t* data = tags_.data_at(i);
   const std::uint64_t base = x.line << line_shift_;
   const unsigned n = cfg_.line_bytes;
-  Tick done = at;
+  ScTick done = at;
   // One write per contiguous run of dirty bytes: the next level needs no byte-enable support.
   for (unsigned b = 0; b < n;) {
     if (dirty[b] == 0) {
@@ -126,7 +126,7 @@ Tick L1Model::write_back(std::size_t i, Tick at, bool timed) {
     unsigned e = b;
     while (e < n && dirty[e] != 0) ++e;
     if (timed) {
-      Tick d = at;
+      ScTick d = at;
       next_.write(base + b, data + b, e - b, nullptr, at, d);
       done = std::max(done, d);
     } else {
@@ -156,13 +156,13 @@ bool L1Model::debug(const Request& r) {
   return cachekit::debug_below(next_, r);
 }
 
-Tick L1Model::flush(Tick at, bool invalidate) {
+ScTick L1Model::flush(ScTick at, bool invalidate) {
   ++stats_.flushes;
-  Tick done = at;
+  ScTick done = at;
   for (std::size_t i = 0; i < tags_.size(); ++i) {
     const cachekit::Way& x = tags_.way_at(i);
     if (x.valid && x.dirty) {
-      const Tick start = std::max(core_.port.reserve(at), x.ready);
+      const ScTick start = std::max(core_.port.reserve(at), x.ready);
       done = std::max(done, write_back(i, start, true));
       ++stats_.flush_writebacks;
     }

@@ -35,12 +35,12 @@ namespace par::l1 {
 
 using cachekit::Outcome;
 using cachekit::Request;
-using cachekit::Tick;
+using cachekit::ScTick;
 
 class L1Model {
  public:
   // `cfg` must be valid; `period` is the clock period (the core's) in ticks.
-  L1Model(const L1Config& cfg, Tick period, cachekit::NextLevel& next, L1Stats& stats);
+  L1Model(const L1Config& cfg, ScTick period, cachekit::NextLevel& next, L1Stats& stats);
 
   // One access within one line.
   Outcome access(const Request& r);
@@ -50,12 +50,12 @@ class L1Model {
   bool debug(const Request& r);
   // Writes every dirty byte back (each line with dirty bytes takes a port slot from `at`) and,
   // with `invalidate`, drops every line. Returns when the last writeback completes (`at` if none).
-  Tick flush(Tick at, bool invalidate);
+  ScTick flush(ScTick at, bool invalidate);
   // The same with untimed debug writes.
   void flush_dbg(bool invalidate);
 
   unsigned line_bytes() const { return cfg_.line_bytes; }
-  Tick period() const { return core_.period; }
+  ScTick period() const { return core_.period; }
   // Inspection (tests).
   bool contains(std::uint64_t addr) const;
   bool is_dirty(std::uint64_t addr) const;  // the line has dirty bytes
@@ -70,21 +70,21 @@ class L1Model {
   }
   std::uint8_t* dirty_of(std::size_t way) { return dirty_.data() + way * cfg_.line_bytes; }
 
-  Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
+  Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, ScTick start);
   // The write part of an access to way `w` that holds its line: dirty bytes (write_back) or a
   // write to the next level (write_through), which may move `out.done` later.
-  void write_into(const Request& r, std::uint64_t set, int w, Tick start, Outcome& out);
+  void write_into(const Request& r, std::uint64_t set, int w, ScTick start, Outcome& out);
   // Forwards `r` to the next level starting at `at`; its byte enables, if any, go along.
-  bool forward_write(const Request& r, Tick at, Tick& done);
+  bool forward_write(const Request& r, ScTick at, ScTick& done);
   // Writes way `i`'s dirty bytes to the next level (timed from `at` or untimed), one write per
   // contiguous run, and cleans the way. Returns the last write's completion.
-  Tick write_back(std::size_t i, Tick at, bool timed);
+  ScTick write_back(std::size_t i, ScTick at, bool timed);
   void apply(const Request& r, std::uint8_t* line_data) const {
     cachekit::apply_request(r, line_data + offset_of(r.addr));
   }
 
   L1Config cfg_;
-  Tick hit_, miss_, refill_;
+  ScTick hit_, miss_, refill_;
   unsigned line_shift_;
   std::uint64_t sets_;
   bool sets_pow2_;

@@ -6,13 +6,13 @@
 
 namespace par::l2 {
 
-BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::StatGroup& group)
+BankModel::BankModel(const L2Config& cfg, ScTick period, NextLevel& next, simkit::StatGroup& group)
     : cfg_(cfg),
       geo_(cfg),
-      hit_(std::max<Tick>(period, 1) * cfg.hit_latency),
+      hit_(std::max<ScTick>(period, 1) * cfg.hit_latency),
       next_(next),
       stats_(group),
-      core_(cfg.sets(), cfg.ways, cfg.line_bytes, cfg.mshrs, std::max<Tick>(period, 1), stats_),
+      core_(cfg.sets(), cfg.ways, cfg.line_bytes, cfg.mshrs, std::max<ScTick>(period, 1), stats_),
       tags_(core_.tags),
       fill_buf_(cfg.line_bytes) {
   if (cfg.prefetch_stats) group.attach(prefetch_group_);
@@ -20,7 +20,7 @@ BankModel::BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::
 
 Outcome BankModel::access(const Request& r) {
   assert(r.len > 0 && geo_.offset_in_line(r.addr) + r.len <= geo_.line_bytes());
-  const Tick start = core_.start(r.write, r.at);
+  const ScTick start = core_.start(r.write, r.at);
   const std::uint64_t line = geo_.line_of(r.addr);
   const std::uint64_t set = geo_.set_of(r.addr);
   Outcome out;
@@ -48,7 +48,7 @@ Outcome BankModel::access(const Request& r) {
   return out;
 }
 
-Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start) {
+Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line, ScTick start) {
   if (r.write && !cfg_.write_allocate) {
     ++stats_.write_arounds;
     std::vector<std::uint8_t> be = piece_enables(r);
@@ -59,7 +59,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   const bool validate = r.write && cfg_.write_validate && r.len == geo_.line_bytes() &&
                         r.be.all(r.len);
   const int v = core_.place_miss(set, start, !validate);
-  Tick ready = start;
+  ScTick ready = start;
   if (!validate) {
     // The fill is requested before the victim's writeback so that it gets the next level first;
     // it lands in a buffer so an error leaves the victim in place.
@@ -79,22 +79,22 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
   return Outcome{true, ready + hit_};
 }
 
-std::uint8_t* BankModel::evict(std::uint64_t set, int v, Tick start) {
+std::uint8_t* BankModel::evict(std::uint64_t set, int v, ScTick start) {
   const Way& victim = tags_.at(set, v);
   std::uint8_t* data = tags_.data(set, v);
   if (victim.valid && victim.prefetched) ++prefetch_.evicted_unused;
   if (victim.valid && victim.dirty) {
     // Posted: its completion time does not matter to the miss.
-    Tick ignored = 0;
+    ScTick ignored = 0;
     next_.write(geo_.line_base(victim.line), data, geo_.line_bytes(), nullptr, start, ignored);
     ++stats_.writebacks;
   }
   return data;
 }
 
-Outcome BankModel::prefetch(std::uint64_t addr, Tick at) {
+Outcome BankModel::prefetch(std::uint64_t addr, ScTick at) {
   ++prefetch_.requests;
-  const Tick start = core_.port.reserve(at);
+  const ScTick start = core_.port.reserve(at);
   const std::uint64_t line = geo_.line_of(addr);
   const std::uint64_t set = geo_.set_of(addr);
   if (tags_.find(set, line) != TagArray::kNone) {
@@ -108,7 +108,7 @@ Outcome BankModel::prefetch(std::uint64_t addr, Tick at) {
     ++prefetch_.dropped;
     return Outcome{true, start};
   }
-  Tick ready = start;
+  ScTick ready = start;
   if (!next_.read(geo_.line_base(line), fill_buf_.data(), geo_.line_bytes(), start, ready)) {
     ++prefetch_.dropped;
     return Outcome{false, start};
@@ -133,13 +133,13 @@ bool BankModel::debug(const Request& r) {
   return debug_below(next_, r);
 }
 
-Tick BankModel::flush(Tick at, bool invalidate) {
-  Tick done = at;
+ScTick BankModel::flush(ScTick at, bool invalidate) {
+  ScTick done = at;
   for (std::size_t i = 0; i < tags_.size(); ++i) {
     Way& x = tags_.way_at(i);
     if (x.valid && x.dirty) {
-      const Tick start = std::max(core_.port.reserve(at), x.ready);
-      Tick wb_done = start;
+      const ScTick start = std::max(core_.port.reserve(at), x.ready);
+      ScTick wb_done = start;
       next_.write(geo_.line_base(x.line), tags_.data_at(i), geo_.line_bytes(), nullptr, start,
                   wb_done);
       done = std::max(done, wb_done);

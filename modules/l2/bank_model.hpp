@@ -45,18 +45,18 @@ class BankModel {
  public:
   // `cfg` must be valid; `period` is the bank clock period in ticks; statistics are registered
   // in `group`.
-  BankModel(const L2Config& cfg, Tick period, NextLevel& next, simkit::StatGroup& group);
+  BankModel(const L2Config& cfg, ScTick period, NextLevel& next, simkit::StatGroup& group);
 
   Outcome access(const Request& r);
   // A prefetch request for the line holding `addr`, arriving at `at` (README "Prefetch
   // requests"). Takes a port slot; not an access (the access counters do not see it).
-  Outcome prefetch(std::uint64_t addr, Tick at);
+  Outcome prefetch(std::uint64_t addr, ScTick at);
   // Untimed access through the cache: a present line (dirty or not) is read or written in place
   // (a write marks it dirty); otherwise the next level is accessed. Nothing is allocated.
   bool debug(const Request& r);
   // Writes every dirty line back (each takes a port slot from `at`); lines stay valid and clean,
   // or are dropped when `invalidate`. Returns when the last writeback completes (`at` if none).
-  Tick flush(Tick at, bool invalidate);
+  ScTick flush(ScTick at, bool invalidate);
   // The same with untimed debug writes.
   void flush_dbg(bool invalidate);
 
@@ -65,7 +65,7 @@ class BankModel {
   bool is_dirty(std::uint64_t addr) const;
   const L2Geometry& geometry() const { return geo_; }
   const MshrFile& mshrs() const { return core_.mshrs; }
-  Tick period() const { return core_.period; }
+  ScTick period() const { return core_.period; }
   BankStats& stats() { return stats_; }
   // VCD: the MSHRs in use over time (a counting signal; each fill holds one from its miss until
   // the line is back). `ps_per_tick` converts the model's ticks.
@@ -76,12 +76,12 @@ class BankModel {
   PrefetchCounters& prefetch_counters() { return prefetch_; }
 
  private:
-  Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, Tick start);
+  Outcome miss(const Request& r, std::uint64_t set, std::uint64_t line, ScTick start);
   // Makes way v of `set` ready for a new line at `start`: counts a prefetched line evicted unused,
   // writes a dirty one back. Returns the way's data.
-  std::uint8_t* evict(std::uint64_t set, int v, Tick start);
+  std::uint8_t* evict(std::uint64_t set, int v, ScTick start);
   // Counts what becomes of a prefetched line that an access finds (first use) or evicts.
-  void count_use(Way& x, Tick start) {
+  void count_use(Way& x, ScTick start) {
     if (!x.prefetched) return;
     x.prefetched = false;
     ++prefetch_.useful;
@@ -93,7 +93,7 @@ class BankModel {
 
   L2Config cfg_;
   L2Geometry geo_;
-  Tick hit_;
+  ScTick hit_;
   NextLevel& next_;
   BankStats stats_;
   simkit::StatGroup prefetch_group_{"prefetch"};  // attached to the bank's group with prefetch_stats
@@ -103,7 +103,7 @@ class BankModel {
   std::vector<std::uint8_t> fill_buf_;
   trace::SignalRef mshr_signal_;
   double ps_per_tick_ = 1;
-  trace::Ps to_ps(Tick t) const { return static_cast<trace::Ps>(static_cast<double>(t) * ps_per_tick_ + 0.5); }
+  trace::Ps to_ps(ScTick t) const { return static_cast<trace::Ps>(static_cast<double>(t) * ps_per_tick_ + 0.5); }
 };
 
 }  // namespace par::l2

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "par/sckit/payload.hpp"
+
 namespace par::l2 {
 
 using sc_core::sc_time;
@@ -67,29 +69,6 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& ext
   ctrl.register_transport_dbg(this, &L2::ctrl_dbg);
 }
 
-void L2::make_piece(const tlm::tlm_generic_payload& tx, unsigned offset, unsigned len,
-                    tlm::tlm_generic_payload& piece, std::vector<std::uint8_t>& be) {
-  piece.set_command(tx.get_command());
-  piece.set_address(tx.get_address() + offset);
-  piece.set_data_ptr(tx.get_data_ptr() + offset);
-  piece.set_data_length(len);
-  piece.set_streaming_width(len);
-  piece.set_dmi_allowed(false);
-  piece.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const unsigned char* src = tx.get_byte_enable_ptr();
-  if (src == nullptr) {
-    piece.set_byte_enable_ptr(nullptr);
-    piece.set_byte_enable_length(0);
-    return;
-  }
-  // The TLM pattern repeats every byte_enable_length bytes; give the piece its own copy.
-  const unsigned n = tx.get_byte_enable_length();
-  be.resize(len);
-  for (unsigned i = 0; i < len; ++i) be[i] = src[(offset + i) % n];
-  piece.set_byte_enable_ptr(be.data());
-  piece.set_byte_enable_length(len);
-}
-
 void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   if (!sckit::is_prefetch(tx)) ++requests_;  // demand traffic (prefetches: l2.prefetch.requests)
   const std::uint64_t addr = tx.get_address();
@@ -108,10 +87,10 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   const sc_time arrival = sc_core::sc_time_stamp() + delay;
   sc_time end = arrival;
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
-  std::vector<std::uint8_t> be;
+  std::vector<unsigned char> be;
   for_each_line_piece(addr, len, line, [&](std::uint64_t a, unsigned off, unsigned n) {
     tlm::tlm_generic_payload piece;
-    make_piece(tx, off, n, piece, be);
+    sckit::prepare_piece(tx, off, n, piece, be);
     if (hint != nullptr) piece.set_extension(hint);
     const sc_time now = sc_core::sc_time_stamp();
     sc_time d = arrival > now ? arrival - now : sc_core::SC_ZERO_TIME;
@@ -131,10 +110,10 @@ unsigned int L2::transport_dbg(tlm::tlm_generic_payload& tx) {
   const std::uint64_t addr = tx.get_address();
   const unsigned len = tx.get_data_length();
   bool ok = true;
-  std::vector<std::uint8_t> be;
+  std::vector<unsigned char> be;
   for_each_line_piece(addr, len, geo_.line_bytes(), [&](std::uint64_t a, unsigned off, unsigned n) {
     tlm::tlm_generic_payload piece;
-    make_piece(tx, off, n, piece, be);
+    sckit::prepare_piece(tx, off, n, piece, be);
     ok = to_bank_[static_cast<int>(bank_of(a))]->transport_dbg(piece) == n && ok;
   });
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -76,9 +76,6 @@ class L2 : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int ctrl_dbg(tlm::tlm_generic_payload& tx);
-  // The piece [offset, offset + len) of `tx` as its own payload (byte enables re-based).
-  static void make_piece(const tlm::tlm_generic_payload& tx, unsigned offset, unsigned len,
-                         tlm::tlm_generic_payload& piece, std::vector<std::uint8_t>& be);
 
   L2Config cfg_;
   L2Geometry geo_;

@@ -1,5 +1,7 @@
 #include "l2_bank.hpp"
 
+#include "par/sckit/time_units.hpp"
+
 namespace par::l2 {
 
 using sc_core::sc_time;
@@ -7,8 +9,8 @@ using sc_core::sc_time;
 namespace {
 
 // The bank clock period; at least one time-resolution unit.
-Tick period_ticks(const L2Config& cfg) {
-  const Tick t = to_tick(sc_time(1e3 / cfg.clock_mhz, sc_core::SC_NS));
+ScTick period_ticks(const L2Config& cfg) {
+  const ScTick t = to_tick(sckit::clock_period(cfg.clock_mhz));
   return t > 0 ? t : 1;
 }
 
@@ -38,8 +40,8 @@ void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
 // One model prefetch per line piece, every piece arriving at now + delay; the delay becomes the
 // last fill's completion (the requester's count of prefetches in flight needs it).
 void L2Bank::serve_prefetch(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  const Tick at = to_tick(current_time() + delay);
-  Tick done = at;
+  const ScTick at = to_tick(current_time() + delay);
+  ScTick done = at;
   bool ok = true;
   const unsigned line = model_->geometry().line_bytes();
   for_each_line_piece(tx.get_address(), std::max(tx.get_data_length(), 1u), line,
@@ -49,7 +51,7 @@ void L2Bank::serve_prefetch(tlm::tlm_generic_payload& tx, sc_time& delay) {
                         done = std::max(done, o.done);
                       });
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next_.last_error());
-  const Tick after = to_tick(current_time());
+  const ScTick after = to_tick(current_time());
   delay = done > after ? to_time(done - after) : sc_core::SC_ZERO_TIME;
 }
 

@@ -3,15 +3,11 @@
 #include <algorithm>
 
 #include "par/sckit/payload.hpp"
+#include "par/sckit/time_units.hpp"
 
 namespace par::master {
 
 using sc_core::sc_time;
-using sc_core::SC_NS;
-
-namespace {
-double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
-}  // namespace
 
 MasterCore::PortCounters::PortCounters(simkit::StatGroup& g)
     : transactions(g.counter("transactions", "transactions", "Transactions issued on the master's bus")),
@@ -25,7 +21,7 @@ MasterCore::MasterCore(sc_core::sc_module_name name, const MasterConfig& cfg, co
       irq("irq"),
       cfg_(checked(cfg)),
       program_(program),
-      period_(1e3 / cfg_.clock_mhz, SC_NS),  // rounded to the time resolution
+      period_(sckit::clock_period(cfg_.clock_mhz)),
       stats_group_(this->name()),
       port_counters_(stats_group_),
       interpreter_counters_(stats_group_) {
@@ -59,7 +55,7 @@ sc_time MasterCore::now() const { return std::max(local_, sc_core::sc_time_stamp
 void MasterCore::compute(std::uint64_t cycles) {
   const sc_time t = sc_time::from_value(period_.value() * cycles);
   local_ = now() + t;
-  port_counters_.host_busy_ns += ns(t);
+  port_counters_.host_busy_ns += sckit::to_ns(t);
 }
 
 void MasterCore::wait_until(const sc_time& t) {

@@ -3,13 +3,20 @@
 #include <algorithm>
 #include <cstring>
 
+#include "par/sckit/target_check.hpp"
+
 namespace par::memory {
 
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
 Memory::Memory(sc_core::sc_module_name name, const MemoryConfig& cfg)
-    : sc_module(name), in("in"), cfg_(cfg), bytes_(static_cast<std::size_t>(cfg.size), 0) {
+    : sc_module(name),
+      in("in"),
+      cfg_(cfg),
+      bytes_(static_cast<std::size_t>(cfg.size), 0),
+      stats_(this->name()),
+      transfers_(stats_) {
   in.register_b_transport(this, &Memory::b_transport);
   in.register_transport_dbg(this, &Memory::transport_dbg);
 }
@@ -33,19 +40,15 @@ bool Memory::copy(tlm::tlm_generic_payload& tx) {
 }
 
 void Memory::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  if (tx.get_streaming_width() < tx.get_data_length()) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+  sckit::AccessRules rules;
+  rules.size = bytes_.size();
+  if (const tlm::tlm_response_status s = sckit::check_access(tx, rules); s != tlm::TLM_INCOMPLETE_RESPONSE) {
+    tx.set_response_status(s);
     return;
   }
-  if (!copy(tx)) return;
+  copy(tx);
   const unsigned len = tx.get_data_length();
-  if (tx.is_read()) {
-    ++reads_;
-    bytes_read_ += len;
-  } else if (tx.is_write()) {
-    ++writes_;
-    bytes_written_ += len;
-  }
+  if (tx.is_read() || tx.is_write()) transfers_.count(tx.is_write(), len);
   // Loosely-timed contention: the access starts when the memory is free for its transfer time
   // (a calendar: callers arrive out of time order); unlimited bandwidth never queues.
   const sc_time now = sc_core::sc_time_stamp();

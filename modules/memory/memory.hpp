@@ -13,6 +13,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "par/simkit/interval_calendar.hpp"
+#include "par/simkit/stats.hpp"
+#include "par/simkit/transfer_counters.hpp"
 
 namespace par::memory {
 
@@ -30,10 +32,12 @@ class Memory : public sc_core::sc_module {
 
   std::uint8_t* data() { return bytes_.data(); }
   std::uint64_t size() const { return bytes_.size(); }
-  std::uint64_t reads() const { return reads_; }
-  std::uint64_t writes() const { return writes_; }
-  std::uint64_t bytes_read() const { return bytes_read_; }
-  std::uint64_t bytes_written() const { return bytes_written_; }
+  std::uint64_t reads() const { return transfers_.reads.value(); }
+  std::uint64_t writes() const { return transfers_.writes.value(); }
+  std::uint64_t bytes_read() const { return transfers_.read_bytes.value(); }
+  std::uint64_t bytes_written() const { return transfers_.write_bytes.value(); }
+  // reads, writes, read_bytes, write_bytes (group named after the module).
+  const simkit::StatGroup& stats() const { return stats_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
@@ -43,7 +47,8 @@ class Memory : public sc_core::sc_module {
   MemoryConfig cfg_;
   std::vector<std::uint8_t> bytes_;
   simkit::IntervalCalendar busy_;  // in sc_time ticks
-  std::uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0;
+  simkit::StatGroup stats_;
+  simkit::TransferCounters transfers_;
 };
 
 }  // namespace par::memory

@@ -23,6 +23,7 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
       irq("irq"),
       cfg_(cfg),
       period_(clock_period),
+      cycles_of_(clock_period.value()),
       quantum_(quantum),
       local_(cfg.local_mem_base, cfg.local_mem_size),
       engine_(this->name(), cfg, program, local_, this, mode, functional_width),
@@ -30,10 +31,6 @@ ParCore::ParCore(sc_core::sc_module_name name, const CoreConfig& cfg, const Load
   if (cfg.prefetch.enabled) {
     prefetch_payload_.set_extension(new sckit::PrefetchHint);  // owned by the payload
     engine_.set_prefetch_port(this);
-  }
-  if (period_.value() > 1) {
-    period_magic_ = ~sc_dt::uint64{0} / period_.value() + 1;
-    period_limit_ = ~sc_dt::uint64{0} / period_.value();
   }
   ctrl.register_b_transport(this, &ParCore::ctrl_transport);
   if (engine_.stream() != nullptr) {
@@ -131,9 +128,8 @@ void ParCore::ctrl_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
 tlm::tlm_response_status ParCore::ctrl_access(tlm::tlm_generic_payload& tx, const sc_time& delay) {
   const std::uint64_t addr = tx.get_address();
   const unsigned len = tx.get_data_length();
-  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < len) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
-  if (!tx.is_read() && !tx.is_write()) return tlm::TLM_OK_RESPONSE;  // TLM_IGNORE_COMMAND
-  if (len == 0 || len % 8 != 0 || addr % 8 != 0) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (const tlm::tlm_response_status s = sckit::check_access(tx, kRegisterRules); s != tlm::TLM_INCOMPLETE_RESPONSE)
+    return s;
   if (addr < kCoreDescriptorEnd) {
     if (len > kCoreDescriptorEnd - addr) return tlm::TLM_BURST_ERROR_RESPONSE;
     auto* regs = reinterpret_cast<unsigned char*>(&staged_) + addr;
@@ -188,7 +184,7 @@ bool ParCore::transact_payload(tlm::tlm_generic_payload& tx, Cycle cycle, Cycle&
   mem->b_transport(tx, delay);
   // Back in the core in the first cycle at or after the annotated completion.
   const sc_dt::uint64 ticks = now + delay.value() - packet_start_.value();
-  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of(ticks + period - 1)));
+  done = std::max<Cycle>(cycle + 1, static_cast<Cycle>(cycles_of_(ticks + period - 1)));
   if (!tx.is_response_ok()) {
     error = tx.get_response_string();
     return false;
@@ -218,7 +214,7 @@ Cycle ParCore::reached(Cycle cycle) {
   // Statistics samples due at or before the frontend's position: the work so far is the work of
   // the cycles before it (README "Statistics": live counters).
   while (sample_period_ > 0 && local >= next_sample_) {
-    const auto due = static_cast<Cycle>(cycles_of(next_sample_ - start + period - 1));
+    const auto due = static_cast<Cycle>(cycles_of_(next_sample_ - start + period - 1));
     CoreStats s = total_;
     s.accumulate(engine_.progress(running_, due));
     samples_.emplace_back(next_sample_, std::move(s));
@@ -234,7 +230,7 @@ Cycle ParCore::reached(Cycle cycle) {
   // next sample.
   sc_dt::uint64 next = now + quantum_.value();
   if (sample_period_ > 0) next = std::min(next, next_sample_);
-  return next <= start ? cycle : static_cast<Cycle>(cycles_of(next - start + period - 1));
+  return next <= start ? cycle : static_cast<Cycle>(cycles_of_(next - start + period - 1));
 }
 
 void ParCore::set_sample_period(sc_time period) {

@@ -25,6 +25,8 @@
 #include "local_memory.hpp"
 #include "packet_engine.hpp"
 #include "par/core/core_registers.hpp"
+#include "par/sckit/divider.hpp"
+#include "par/sckit/target_check.hpp"
 #include "par/trace/sc_ps.hpp"
 #include "par/trace/timeline.hpp"
 #include "par/trace/vcd_writer.hpp"
@@ -99,6 +101,11 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   // The response to a `ctrl` access (README.md "Launch protocol"); the DOORBELL starts the packet
   // `delay` after the call.
   tlm::tlm_response_status ctrl_access(tlm::tlm_generic_payload& tx, const sc_core::sc_time& delay);
+  // The ctrl and stream windows: aligned 64-bit registers, no byte enables (a streaming width below
+  // the length is answered as a byte-enable error too).
+  static constexpr sckit::AccessRules kRegisterRules{sckit::AccessRules::ByteEnables::Refused,
+                                                     sckit::AccessRules::Ignore::OkAfterShape,
+                                                     tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE, 0, 8};
   bool transact(bool write, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* byte_enable,
                 Cycle cycle, Cycle& done, std::string& error) override;
   Cycle reached(Cycle cycle) override;
@@ -112,16 +119,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
 
   const CoreConfig& cfg_;
   const sc_core::sc_time period_;
-  // n / period_ without a hardware division per access: n * ceil(2^64 / P) / 2^64 rounded down
-  // is exact while n * P < 2^64 (n <= period_limit_); larger n divide. 0 for P = 1.
-  sc_dt::uint64 period_magic_ = 0, period_limit_ = 0;
-  sc_dt::uint64 cycles_of(sc_dt::uint64 n) const {
-    if (n <= period_limit_) {
-      __extension__ using U128 = unsigned __int128;
-      return static_cast<sc_dt::uint64>((static_cast<U128>(n) * period_magic_) >> 64);
-    }
-    return n / period_.value();
-  }
+  // Time-resolution units -> whole cycles (n / period_, rounded down) without a hardware division
+  // per access.
+  const sckit::Divider cycles_of_;
   const sc_core::sc_time quantum_;
   sc_core::sc_time packet_start_;
   LocalMemory local_;

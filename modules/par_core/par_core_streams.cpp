@@ -17,9 +17,8 @@ tlm::tlm_response_status ParCore::stream_access(tlm::tlm_generic_payload& tx) {
   StreamUnit& su = *engine_.stream();
   const std::uint64_t addr = tx.get_address();
   const unsigned len = tx.get_data_length();
-  if (tx.get_byte_enable_ptr() != nullptr || tx.get_streaming_width() < len) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
-  if (!tx.is_read() && !tx.is_write()) return tlm::TLM_OK_RESPONSE;  // TLM_IGNORE_COMMAND
-  if (len == 0 || len % 8 != 0 || addr % 8 != 0) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (const tlm::tlm_response_status s = sckit::check_access(tx, kRegisterRules); s != tlm::TLM_INCOMPLETE_RESPONSE)
+    return s;
   if (busy_) return tlm::TLM_COMMAND_ERROR_RESPONSE;  // channels change only between launches
   unsigned char* data = tx.get_data_ptr();
   const std::uint64_t words = len / 8;

@@ -6,6 +6,8 @@
 
 #include "par/core/core_registers.hpp"
 #include "par/sckit/payload.hpp"
+#include "par/sckit/target_check.hpp"
+#include "par/sckit/time_units.hpp"
 
 namespace par::sched {
 
@@ -31,8 +33,6 @@ std::string status_name(tlm::tlm_response_status status) {
   return tx.get_response_string();
 }
 
-// Exact for whole picoseconds (to_seconds() * 1e9 is not: 6 ns would give 5.999...).
-double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
 
 std::string hex(std::uint64_t v) {
   std::ostringstream os;
@@ -131,16 +131,11 @@ std::uint64_t ThreadScheduler::peek(std::uint64_t offset) const {
 void ThreadScheduler::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   const std::uint64_t address = tx.get_address();
   const unsigned length = tx.get_data_length();
-  if (tx.get_byte_enable_ptr() != nullptr) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
-  }
-  if (tx.get_streaming_width() < length) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  if (!tx.is_read() && !tx.is_write()) {  // TLM_IGNORE_COMMAND
-    tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  sckit::AccessRules rules;
+  rules.byte_enables = sckit::AccessRules::ByteEnables::Refused;
+  rules.ignore = sckit::AccessRules::Ignore::OkAfterShape;
+  if (const tlm::tlm_response_status s = sckit::check_access(tx, rules); s != tlm::TLM_INCOMPLETE_RESPONSE) {
+    tx.set_response_status(s);
     return;
   }
   const Decoded d = decode(address, length, tx.is_write());
@@ -333,7 +328,7 @@ void ThreadScheduler::start_share(const ShareRun& s) {
 }
 
 void ThreadScheduler::share_done(const ShareRun& s, bool ok, const std::string& why) {
-  stats_.core(s.share.core).busy_ns += ns(sc_core::sc_time_stamp() - s.at);
+  stats_.core(s.share.core).busy_ns += sckit::to_ns(sc_core::sc_time_stamp() - s.at);
   if (!ok) {
     const std::uint64_t last = s.share.first_thread + static_cast<std::uint64_t>(s.share.threads) - 1;
     note_failure(records_.at(s.seq - 1), "threads " + std::to_string(s.share.first_thread) + ".." +
@@ -375,7 +370,7 @@ void ThreadScheduler::finish(std::uint64_t seq) {
   ++stats_.packets_completed;
   if (failed) ++stats_.packets_failed;
   if (cmd.threads <= 0) ++stats_.empty_packets;
-  stats_.packet_ns += ns(r.finished - r.started);
+  stats_.packet_ns += sckit::to_ns(r.finished - r.started);
   trace_packet(r);
   trace_pending();
   // Counted in COMPLETED, then announced: a host woken by the interrupt finds it there.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "par/sched/scheduler_registers.hpp"
+#include "par/sckit/time_units.hpp"
 
 namespace par::runtime {
 
@@ -18,8 +19,6 @@ std::string hex(std::uint64_t v) {
   os << "0x" << std::hex << v;
   return os.str();
 }
-
-double ns(const sc_time& t) { return t / sc_time(1, SC_NS); }
 
 bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
@@ -294,7 +293,7 @@ void HostRuntime::wait_through(std::uint64_t target) {
     }
   }
   const sc_time end = port_.now();
-  stats_.wait_ns += ns(end - begin);
+  stats_.wait_ns += sckit::to_ns(end - begin);
   for (std::uint64_t s = completed_through_ + 1; s <= target; ++s) {
     records_[s - 1].completed = end;
     records_[s - 1].done = true;

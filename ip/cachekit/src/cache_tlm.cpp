@@ -21,7 +21,7 @@ void prepare(tlm::tlm_generic_payload& p, tlm::tlm_command cmd, std::uint64_t ad
 }  // namespace
 
 bool TlmNextLevel::timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len,
-                         const std::uint8_t* be, Tick start, Tick& done) {
+                         const std::uint8_t* be, ScTick start, ScTick& done) {
   tlm::tlm_generic_payload p;
   prepare(p, cmd, addr, data, len, be);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -41,12 +41,12 @@ bool TlmNextLevel::untimed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_
   return port_->transport_dbg(p) == len;
 }
 
-bool TlmNextLevel::read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start, Tick& done) {
+bool TlmNextLevel::read(std::uint64_t addr, std::uint8_t* data, unsigned len, ScTick start, ScTick& done) {
   return timed(tlm::TLM_READ_COMMAND, addr, data, len, nullptr, start, done);
 }
 
-bool TlmNextLevel::write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be, Tick start,
-                         Tick& done) {
+bool TlmNextLevel::write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be, ScTick start,
+                         ScTick& done) {
   return timed(tlm::TLM_WRITE_COMMAND, addr, data, len, be, start, done);
 }
 

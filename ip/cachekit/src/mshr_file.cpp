@@ -5,8 +5,8 @@
 
 namespace par::cachekit {
 
-Tick MshrFile::free_at(Tick t) const {
-  Tick earliest = entries_.front().ready;
+ScTick MshrFile::free_at(ScTick t) const {
+  ScTick earliest = entries_.front().ready;
   for (const Entry& e : entries_) {
     if (e.ready <= t) return t;
     earliest = std::min(earliest, e.ready);
@@ -14,7 +14,7 @@ Tick MshrFile::free_at(Tick t) const {
   return earliest;
 }
 
-void MshrFile::allocate(std::uint64_t line, Tick t, Tick ready) {
+void MshrFile::allocate(std::uint64_t line, ScTick t, ScTick ready) {
   // Reuse the entry that has been free longest, so the choice does not depend on vector order.
   Entry* best = nullptr;
   for (Entry& e : entries_) {
@@ -26,12 +26,12 @@ void MshrFile::allocate(std::uint64_t line, Tick t, Tick ready) {
   best->ready = ready;
 }
 
-unsigned MshrFile::busy(Tick t) const {
+unsigned MshrFile::busy(ScTick t) const {
   return static_cast<unsigned>(
       std::count_if(entries_.begin(), entries_.end(), [t](const Entry& e) { return e.ready > t; }));
 }
 
-bool MshrFile::in_flight(std::uint64_t line, Tick t) const {
+bool MshrFile::in_flight(std::uint64_t line, ScTick t) const {
   return std::any_of(entries_.begin(), entries_.end(),
                      [&](const Entry& e) { return e.line == line && e.ready > t; });
 }

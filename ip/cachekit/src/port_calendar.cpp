@@ -4,7 +4,7 @@
 
 namespace par::cachekit {
 
-PortCalendar::PortCalendar(Tick period) : period_(period), per_slot_(period), bits_(kWindow / 64, 0) {}
+PortCalendar::PortCalendar(ScTick period) : period_(period), per_slot_(period), bits_(kWindow / 64, 0) {}
 
 void PortCalendar::mark(std::uint64_t slot) {
   const std::uint64_t i = slot % kWindow;
@@ -30,7 +30,7 @@ void PortCalendar::advance_to(std::uint64_t slot) {
   low_ = new_low;
 }
 
-Tick PortCalendar::reserve(Tick t) {
+ScTick PortCalendar::reserve(ScTick t) {
   std::uint64_t slot = per_slot_(t);
   // A slot older than the window is free (forgotten); take it without recording it.
   if (slot < low_) return std::max(t, slot * period_);

@@ -10,7 +10,7 @@ TagArray::TagArray(std::uint64_t sets, unsigned ways, unsigned line_bytes)
       tags_(static_cast<std::size_t>(sets * ways), 0),
       data_(static_cast<std::size_t>(sets * ways * line_bytes), 0) {}
 
-int TagArray::victim(std::uint64_t set, Tick t) const {
+int TagArray::victim(std::uint64_t set, ScTick t) const {
   int lru = kNone;
   int first_ready = kNone;
   for (unsigned w = 0; w < ways_; ++w) {
@@ -26,7 +26,7 @@ int TagArray::victim(std::uint64_t set, Tick t) const {
   return lru != kNone ? lru : first_ready;
 }
 
-void TagArray::install(std::uint64_t set, int way, std::uint64_t line, Tick ready, bool dirty) {
+void TagArray::install(std::uint64_t set, int way, std::uint64_t line, ScTick ready, bool dirty) {
   Way& x = at(set, way);
   x.line = line;
   tags_[index(set, way)] = line + 1;

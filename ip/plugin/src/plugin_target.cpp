@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "par/sckit/time_units.hpp"
 #include "payload_pool.hpp"
 #include "plugin_call.hpp"
 #include "target_stats.hpp"
@@ -16,8 +17,6 @@ using detail::PluginCall;
 
 namespace {
 
-// Exact for whole nanoseconds (to_seconds() * 1e9 is not: 30 ns gives 29.999999999999996).
-double ns(const sc_time& t) { return t / sc_time(1, sc_core::SC_NS); }
 
 std::unique_ptr<TargetModel> create_model(const PluginLibrary& library, const std::vector<PluginArg>& args) {
   std::string error;
@@ -49,7 +48,8 @@ PluginTarget::PluginTarget(sc_core::sc_module_name name, std::shared_ptr<const P
       stats_group_(this->name()),
       stats_(std::make_unique<TargetStats>(stats_group_)),
       pool_(std::make_unique<PayloadPool>()),
-      model_peq_(this, &PluginTarget::model_phase) {
+      model_peq_(this, &PluginTarget::model_phase),
+      responses_(*this, in) {
   PluginCall call(call_label_.c_str());
   // The model's own numbers, read whenever the report is written.
   const std::vector<Statistic> initial = model_->statistics();
@@ -82,11 +82,6 @@ PluginTarget::PluginTarget(sc_core::sc_module_name name, std::shared_ptr<const P
   } else {
     out.bind(model_->target_socket());
   }
-
-  SC_HAS_PROCESS(PluginTarget);
-  SC_METHOD(resume_responses);
-  sensitive << resume_;
-  dont_initialize();
 }
 
 PluginTarget::~PluginTarget() {
@@ -126,19 +121,9 @@ void PluginTarget::record(const tlm::tlm_generic_payload& tx, const sc_time& arr
   ++s.transactions;
   const bool ok = tx.is_response_ok();
   if (!ok) ++s.errors;
-  if (tx.is_read()) {
-    ++s.reads;
-    if (ok) s.read_bytes += tx.get_data_length();
-  } else if (tx.is_write()) {
-    ++s.writes;
-    if (ok) s.write_bytes += tx.get_data_length();
-  }
-  s.latency.sample(completion > arrival ? ns(completion - arrival) : 0.0);
-  const double completion_ns = ns(completion);
-  if (completion_ns > s.latest_ns) {
-    s.time_ns += completion_ns - s.latest_ns;
-    s.latest_ns = completion_ns;
-  }
+  if (tx.is_read() || tx.is_write()) s.transfers.count(tx.is_write(), ok ? tx.get_data_length() : 0);
+  s.latency.sample(completion > arrival ? sckit::to_ns(completion - arrival) : 0.0);
+  s.latest.reach(sckit::to_ns(completion));
 }
 
 // --- to the model ----------------------------------------------------------------------------------
@@ -180,7 +165,7 @@ void PluginTarget::at_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   if (request_owner_ != nullptr) {
     request_queue_.push_back(&call);
     sc_core::wait(call.granted);
-    stats_->request_wait_ns += ns(sc_core::sc_time_stamp() - queued);
+    stats_->request_wait_ns += sckit::to_ns(sc_core::sc_time_stamp() - queued);
   } else {
     request_owner_ = &call;
   }
@@ -280,18 +265,7 @@ tlm::tlm_sync_enum PluginTarget::nb_transport_fw(int id, tlm::tlm_generic_payloa
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  if (phase == tlm::END_RESP) {
-    const auto index = static_cast<std::size_t>(id);
-    if (ports_.size() <= index || ports_[index].current == nullptr) {
-      SC_REPORT_ERROR(name(), "nb_transport_fw: END_RESP without an outstanding response");
-      return tlm::TLM_COMPLETED;
-    }
-    tlm::tlm_generic_payload* done = ports_[index].current;
-    ports_[index].current = nullptr;
-    if (done->has_mm()) done->release();
-    if (!ports_[index].ready.empty()) resume_.notify(SC_ZERO_TIME);
-    return tlm::TLM_COMPLETED;
-  }
+  if (phase == tlm::END_RESP) return responses_.end_response(id);
   SC_REPORT_ERROR(name(), "nb_transport_fw: unexpected phase (base protocol violation)");
   return tlm::TLM_COMPLETED;
 }
@@ -301,30 +275,7 @@ void PluginTarget::serve_nb(int id, tlm::tlm_generic_payload* tx, sc_time delay)
   forward(*tx, delay);
   record(*tx, arrival, sc_core::sc_time_stamp() + delay);
   if (delay > SC_ZERO_TIME) sc_core::wait(delay);
-  const auto index = static_cast<std::size_t>(id);
-  if (ports_.size() <= index) ports_.resize(index + 1);
-  ports_[index].ready.push_back(tx);
-  send_responses(id);
-}
-
-void PluginTarget::send_responses(int id) {
-  Port& port = ports_[static_cast<std::size_t>(id)];
-  while (port.current == nullptr && !port.ready.empty()) {
-    tlm::tlm_generic_payload* tx = port.ready.front();
-    port.ready.pop_front();
-    port.current = tx;
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_time d = SC_ZERO_TIME;
-    const tlm::tlm_sync_enum s = in[id]->nb_transport_bw(*tx, phase, d);
-    if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
-      port.current = nullptr;
-      if (tx->has_mm()) tx->release();
-    }
-  }
-}
-
-void PluginTarget::resume_responses() {
-  for (std::size_t id = 0; id < ports_.size(); ++id) send_responses(static_cast<int>(id));
+  responses_.respond(id, *tx);
 }
 
 // --- assembly ------------------------------------------------------------------------------------------

@@ -9,10 +9,7 @@ using simkit::StatView;
 TargetStats::TargetStats(simkit::StatGroup& g)
     : transactions(g.counter("transactions", "transactions",
                              "b_transport and nb_transport accesses forwarded to the model")),
-      reads(g.counter("reads", "transactions", "Read transactions")),
-      writes(g.counter("writes", "transactions", "Write transactions")),
-      read_bytes(g.counter("read_bytes", "bytes", "Bytes read")),
-      write_bytes(g.counter("write_bytes", "bytes", "Bytes written")),
+      transfers(g),
       errors(g.counter("errors", "transactions", "Transactions the model answered with an error response")),
       debug_accesses(g.counter("debug_accesses", "transactions", "transport_dbg calls passed through")),
       request_wait_ns(g.real("request_wait_ns", "ns",

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "par/simkit/stats.hpp"
+#include "par/simkit/transfer_counters.hpp"
 
 namespace par::plugin {
 
@@ -9,16 +10,13 @@ struct TargetStats {
   explicit TargetStats(simkit::StatGroup& g);
 
   simkit::Counter& transactions;
-  simkit::Counter& reads;
-  simkit::Counter& writes;
-  simkit::Counter& read_bytes;
-  simkit::Counter& write_bytes;
+  simkit::TransferCounters transfers;  // reads, writes, read_bytes, write_bytes
   simkit::Counter& errors;
   simkit::Counter& debug_accesses;
   simkit::Real& request_wait_ns;
   simkit::Real& time_ns;
   simkit::Distribution& latency;
-  double latest_ns = 0;  // latest completion seen (time_ns advances by increments of it)
+  simkit::LatestCompletion latest{time_ns};
 };
 
 }  // namespace par::plugin

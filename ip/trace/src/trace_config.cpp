@@ -17,8 +17,6 @@ namespace {
 // Longest window bound: 1e15 ns = 1e18 ps, below the 1.8e19 ps that fit in 64 bits.
 constexpr double kMaxNs = 1e15;
 
-Ps ns_to_ps(double ns) { return static_cast<Ps>(std::llround(ns * 1000.0)); }
-
 // "dram=10000" -> ("dram", 10000); nullopt when malformed.
 std::optional<std::pair<std::string, std::uint64_t>> parse_category_max(const std::string& item) {
   const auto eq = item.rfind('=');

@@ -124,22 +124,31 @@ TEST(PluginTarget, AnnotatedDelayIsKeptForLtAndWaitedForAt) {
     auto lt = make_or_fail(spec_for(PLUGIN_TEST_RAM, "latency_ns=10", "lt_ram"));
     auto at = make_or_fail(spec_for(PLUGIN_TEST_RAM, "mode=at,latency_ns=10", "at_ram"));
     ASSERT_TRUE(lt && at);
-    LtCaller c1("c1"), c2("c2");
+    // One 8-byte read at 100 ns with a 5 ns annotated delay: what came back, and when.
+    struct Call {
+      par::testing::LtInitiator::Result result;
+      sc_time returned_at;
+    } r1, r2;
+    const auto call = [](Call& c) {
+      return [&c](par::testing::LtInitiator& i) {
+        sc_core::wait(sc_time(100, SC_NS));
+        std::uint64_t v = 0;
+        c.result = i.read(0, &v, 8, sc_time(5, SC_NS));
+        c.returned_at = sc_core::sc_time_stamp();
+      };
+    };
+    par::testing::LtInitiator c1("c1", call(r1)), c2("c2", call(r2));
     c1.out.bind(lt->in);
     c2.out.bind(at->in);
-    for (LtCaller* c : {&c1, &c2}) {
-      c->start = sc_time(100, SC_NS);
-      c->delay_in = sc_time(5, SC_NS);
-    }
     sc_core::sc_start();
     // Loosely timed: nothing waits, the delay grows by the latency.
-    EXPECT_EQ(c1.returned_at, sc_time(100, SC_NS));
-    EXPECT_EQ(c1.delay_out, sc_time(15, SC_NS));
+    EXPECT_EQ(r1.returned_at, sc_time(100, SC_NS));
+    EXPECT_EQ(r1.result.delay, sc_time(15, SC_NS));
     // Approximately timed: the request goes out at 105 ns, the call returns at the response.
-    EXPECT_EQ(c2.returned_at, sc_time(115, SC_NS));
-    EXPECT_EQ(c2.delay_out, sc_core::SC_ZERO_TIME);
-    EXPECT_EQ(c1.status, tlm::TLM_OK_RESPONSE);
-    EXPECT_EQ(c2.status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(r2.returned_at, sc_time(115, SC_NS));
+    EXPECT_EQ(r2.result.delay, sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(r1.result.status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(r2.result.status, tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(stat(*lt, "avg_latency"), 10);
     EXPECT_EQ(stat(*at, "avg_latency"), 10);
   });
@@ -196,20 +205,20 @@ TEST(PluginTarget, ApproximatelyTimedInitiatorIsServedWithOneResponseAtATime) {
     run_isolated([mode] {
       auto target = make_or_fail(spec_for(PLUGIN_TEST_RAM, std::string("latency_ns=10,mode=") + mode));
       ASSERT_NE(target, nullptr);
-      AtCaller c("c", 2);
+      par::testing::AtInitiator c("c");
+      at_reads(c, 2);
       c.out.bind(target->in);
       sc_core::sc_start();
-      ASSERT_EQ(c.begin_req_status.size(), 2u);
-      for (int i = 0; i < 2; ++i) {
-        EXPECT_EQ(c.begin_req_status[static_cast<std::size_t>(i)], tlm::TLM_UPDATED);
-        EXPECT_EQ(c.begin_req_phase[static_cast<std::size_t>(i)], tlm::END_REQ);
+      ASSERT_EQ(c.requests.size(), 2u);
+      for (const auto& r : c.requests) {
+        EXPECT_EQ(r.begin_req_status, tlm::TLM_UPDATED);
+        EXPECT_EQ(r.begin_req_phase, tlm::END_REQ);
       }
       // Both accesses complete at 10 ns (lt) or 10 and 11 ns (at: one request per END_REQ,
       // accept_ns = 1); the second BEGIN_RESP waits for the first END_RESP (2 ns after it).
-      ASSERT_EQ(c.begin_resp_ns.size(), 2u);
-      EXPECT_EQ(c.begin_resp_ns[0], 10);
-      EXPECT_EQ(c.begin_resp_ns[1], 12);
-      EXPECT_EQ(c.status, (std::vector<tlm::tlm_response_status>{tlm::TLM_OK_RESPONSE, tlm::TLM_OK_RESPONSE}));
+      EXPECT_EQ(c.requests[0].response, sc_time(10, SC_NS));
+      EXPECT_EQ(c.requests[1].response, sc_time(12, SC_NS));
+      EXPECT_EQ(statuses(c), (std::vector<tlm::tlm_response_status>{tlm::TLM_OK_RESPONSE, tlm::TLM_OK_RESPONSE}));
       EXPECT_EQ(c.freed, 2);  // the adapter released what it acquired
       EXPECT_EQ(stat(*target, "transactions"), 2);
     });
@@ -255,7 +264,8 @@ TEST(PluginTarget, ProtocolCheckerFindsNoViolation) {
       ASSERT_NE(target, nullptr);
       std::vector<std::unique_ptr<TlmHarness>> hs;
       four_initiators_write_then_read(*target, hs);
-      AtCaller c("c", 3);
+      par::testing::AtInitiator c("c");
+      at_reads(c, 3);
       links.bind(c.out, "c.out", target->in, "dram.in");
       sc_core::sc_start();
       for (const tlmcheck::Violation& v : links.violations()) ADD_FAILURE() << v.message;
@@ -268,7 +278,7 @@ TEST(PluginTarget, ProtocolCheckerFindsNoViolation) {
       EXPECT_EQ(to_model.find("b_transport")->number(), at ? 0 : 11);
       EXPECT_EQ(to_model.find("nb_transactions")->number(), at ? 11 : 0);
       EXPECT_EQ(from_at.find("nb_transactions")->number(), 3);
-      EXPECT_EQ(c.status, std::vector<tlm::tlm_response_status>(3, tlm::TLM_OK_RESPONSE));
+      EXPECT_EQ(statuses(c), std::vector<tlm::tlm_response_status>(3, tlm::TLM_OK_RESPONSE));
       EXPECT_EQ(c.freed, 3);
       EXPECT_EQ(stat(*target, "model.violations"), 0);
     });

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "support/at_initiator.hpp"
+#include "support/lt_initiator.hpp"
 #include "support/sc_isolation.hpp"
 #include "support/tlm_harness.hpp"
 #include "dram.hpp"
-#include "dram_test_support.hpp"
 
 namespace par::dram {
 namespace {
@@ -19,8 +20,8 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::SC_ZERO_TIME;
 using sc_core::sc_time;
-using testing::AtInitiator;
-using testing::LsuInitiator;
+using par::testing::AtInitiator;
+using par::testing::LtInitiator;
 
 // LPDDR3's tCK (1.0714 ns) is not a whole number of picoseconds: times rounded to the 1 ps
 // resolution may differ from cycles(n) by 1 ps.
@@ -194,7 +195,7 @@ TEST(DramModule, DataSurvivesOddSizesAndAlignmentsAcrossBurstRowAndChannelBounda
 
 TEST(DramModule, TransactionsSplitAtBurstAndChannelBoundaries) {
   par::testing::run_isolated([] {
-    LsuInitiator lsu("lsu", [](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [](LtInitiator& i) {
       i.read(16, 64);     // bytes 16..79 of 32-byte bursts: bursts 0, 1, 2
       i.read(4088, 16);   // 8 bytes on channel 0, 8 bytes on channel 1
     });
@@ -213,11 +214,11 @@ TEST(DramModule, TransactionsSplitAtBurstAndChannelBoundaries) {
 TEST(DramModule, DebugTransportMovesDataWithoutTimingOrStatistics) {
   par::testing::run_isolated([] {
     Dram* dp = nullptr;
-    LsuInitiator lsu("lsu", [&dp](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&dp](LtInitiator& i) {
       std::uint8_t in[6] = {1, 2, 3, 4, 5, 6};
       EXPECT_EQ(i.debug(tlm::TLM_WRITE_COMMAND, 0x12345, in, 6), 6u);
       std::vector<std::uint8_t> out(6);
-      const LsuInitiator::Result r = i.access(tlm::TLM_READ_COMMAND, 0x12345, out.data(), 6);
+      const LtInitiator::Result r = i.access(tlm::TLM_READ_COMMAND, 0x12345, out.data(), 6);
       EXPECT_EQ(r.status, tlm::TLM_OK_RESPONSE);
       EXPECT_EQ(out, std::vector<std::uint8_t>(in, in + 6));
       i.write(0x54321, {9, 8, 7});
@@ -242,7 +243,7 @@ TEST(DramModule, DebugTransportMovesDataWithoutTimingOrStatistics) {
 
 TEST(DramModule, ByteEnablesMaskWrites) {
   par::testing::run_isolated([] {
-    LsuInitiator lsu("lsu", [](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [](LtInitiator& i) {
       i.write(0x100, std::vector<std::uint8_t>(8, 0xee));
       std::vector<std::uint8_t> data(8, 0x11);
       std::uint8_t be[2] = {0xff, 0x00};  // every other byte
@@ -282,12 +283,12 @@ TEST(DramModule, MappingInterleavesChannelsAndBanks) {
     Dram a("a", DramConfig());
     Dram b("b", by_bank);
     sc_time first_a, second_a;
-    LsuInitiator la("la", [&](LsuInitiator& i) {
+    LtInitiator la("la", [&](LtInitiator& i) {
       first_a = i.read(0, 32);
       second_a = i.read(4096, 32);  // other channel: no interference
       for (std::uint64_t k = 2; k < 8; ++k) i.read(k * 4096, 64);
     });
-    LsuInitiator lb("lb", [](LsuInitiator& i) {
+    LtInitiator lb("lb", [](LtInitiator& i) {
       for (std::uint64_t k = 0; k < 8; ++k) i.read(k * 4096, k < 2 ? 32 : 64);
     });
     la.out.bind(a.in);
@@ -314,11 +315,11 @@ TEST(DramModule, ABitOrderChangeMovesRequestsBetweenBanks) {
     Dram a("a", banks_first);
     Dram b("b", rows_first);
     sc_time la2, lb2;
-    LsuInitiator ia("ia", [&](LsuInitiator& i) {
+    LtInitiator ia("ia", [&](LtInitiator& i) {
       i.read(0, 32);
       la2 = i.read(0x2000, 32);
     });
-    LsuInitiator ib("ib", [&](LsuInitiator& i) {
+    LtInitiator ib("ib", [&](LtInitiator& i) {
       i.read(0, 32);
       lb2 = i.read(0x2000, 32);
     });
@@ -346,7 +347,7 @@ TEST(DramModule, ManyLineReadsFromOneThreadReachPeakBandwidth) {
     no_refresh.refresh = false;
     Dram a("with_refresh", DramConfig());
     Dram b("without_refresh", no_refresh);
-    auto body = [](LsuInitiator& i) {
+    auto body = [](LtInitiator& i) {
       sc_time last = SC_ZERO_TIME;
       for (std::uint64_t k = 0; k < 4096; ++k) {
         const sc_time issue(0.1 * static_cast<double>(k), SC_NS);
@@ -356,8 +357,8 @@ TEST(DramModule, ManyLineReadsFromOneThreadReachPeakBandwidth) {
       }
       sc_core::wait(last);
     };
-    LsuInitiator la("la", body);
-    LsuInitiator lb("lb", body);
+    LtInitiator la("la", body);
+    LtInitiator lb("lb", body);
     la.out.bind(a.in);
     lb.out.bind(b.in);
     sc_core::sc_start();
@@ -380,7 +381,7 @@ TEST(DramModule, RefreshStallsARequestAndIsCounted) {
   par::testing::run_isolated([] {
     Dram d("dram", preset_config(Preset::Ddr3_1600));
     sc_time stalled;
-    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
       // Refresh 1 at 6240 cycles: the rank is busy over [6229, 6448). Arriving at 6300: ACT at
       // 6448, data ends 6448 + 26 = 6474: 174 cycles.
       stalled = i.read(0, 64, d.cycles(6300));
@@ -405,14 +406,14 @@ TEST(DramModule, FrFcfsServesARowHitEarlierThanFcfs) {
     Dram b("fcfs", in_order);
     sc_time ca, cb;
     auto body = [](Dram& d, sc_time& c) {
-      return [&d, &c](LsuInitiator& i) {
+      return [&d, &c](LtInitiator& i) {
         i.read(address_of(d, 0, 1), 64);
         i.read(address_of(d, 0, 2), 64);
         c = i.read(address_of(d, 0, 1, 64), 64);
       };
     };
-    LsuInitiator ia("ia", body(a, ca));
-    LsuInitiator ib("ib", body(b, cb));
+    LtInitiator ia("ia", body(a, ca));
+    LtInitiator ib("ib", body(b, cb));
     ia.out.bind(a.in);
     ib.out.bind(b.in);
     sc_core::sc_start();
@@ -429,7 +430,7 @@ TEST(DramModule, RequestsArrivingOutOfTimeOrderAreServedAtTheirArrival) {
   par::testing::run_isolated([] {
     Dram d("dram", preset_config(Preset::Ddr3_1600, false));
     sc_time b, c;
-    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
       sc_core::wait(i.read(address_of(d, 0, 1), 64));
       b = i.read(address_of(d, 0, 2), 64, sc_time(100, SC_NS));
       c = i.read(address_of(d, 0, 1, 64), 64, sc_time(50, SC_NS));
@@ -449,12 +450,12 @@ TEST(DramModule, LatencyRisesMonotonicallyWithTcl) {
   // its data slot, so a longer tCL frees the bank earlier; see README.md.)
   par::testing::run_isolated([] {
     std::vector<std::unique_ptr<Dram>> drams;
-    std::vector<std::unique_ptr<LsuInitiator>> lsus;
+    std::vector<std::unique_ptr<LtInitiator>> lsus;
     for (int cl = 8; cl <= 16; ++cl) {
       DramConfig c = preset_config(Preset::Ddr3_1600);
       c.tCL = cl;
       drams.push_back(std::make_unique<Dram>(("d" + std::to_string(cl)).c_str(), c));
-      lsus.push_back(std::make_unique<LsuInitiator>(("l" + std::to_string(cl)).c_str(), [](LsuInitiator& i) {
+      lsus.push_back(std::make_unique<LtInitiator>(("l" + std::to_string(cl)).c_str(), [](LtInitiator& i) {
         std::uint64_t x = 12345;
         for (int k = 0; k < 400; ++k) {
           x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -488,9 +489,9 @@ TEST(DramModule, ApproximatelyTimedInitiatorsGetTheSameTiming) {
     Dram lt_dram("lt_dram", c);
     AtInitiator at("at");
     AtInitiator at2("at2");
-    at2.accept_later = true;  // END_RESP 10 ns after BEGIN_RESP
+    at2.end_resp_after = sc_time(10, SC_NS);  // TLM_ACCEPTED, END_RESP 10 ns after BEGIN_RESP
     std::vector<sc_time> lt;
-    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
       for (std::uint64_t a : {address_of(lt_dram, 0, 1), address_of(lt_dram, 0, 1, 64),
                               address_of(lt_dram, 0, 2)})
         lt.push_back(i.read(a, 64));
@@ -543,7 +544,7 @@ TEST(DramModule, StatisticsTreeAndPerLaunchDifferences) {
     Dram& d = platform.dram;
     simkit::StatGroup root;
     simkit::Json before;
-    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
       sc_core::wait(i.read(0, 64));
       before = root.snapshot();
       sc_core::wait(i.read(64, 64));
@@ -581,7 +582,7 @@ TEST(DramModule, FrontendCyclesAndStatisticsReset) {
     c.frontend_cycles = 10;
     Dram d("dram", c);
     sc_time first;
-    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
       first = i.read(0, 64);
       sc_core::wait(d.cycles(1000));
       d.stats().reset();
@@ -607,7 +608,7 @@ TEST(DramModule, ReturnCyclesComeAfterTheLastBeatAndHoldNoQueueEntry) {
     c.queue_depth = 1;
     Dram d("dram", c);
     sc_time first, second;
-    LsuInitiator lsu("lsu", [&](LsuInitiator& i) {
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
       first = i.read(0, 64);
       second = i.read(0x2000, 64);  // bank 1 (8 KiB rows)
     });

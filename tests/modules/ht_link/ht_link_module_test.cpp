@@ -14,10 +14,11 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "support/interrupts.hpp"
+#include "support/at_initiator.hpp"
+#include "support/lt_initiator.hpp"
 #include "support/sc_isolation.hpp"
 #include "support/tlm_harness.hpp"
 #include "ht_link.hpp"
-#include "ht_link_test_support.hpp"
 #include "interconnect.hpp"
 #include "memory.hpp"
 
@@ -28,8 +29,8 @@ using par::testing::run_isolated;
 using par::testing::TlmHarness;
 using sc_core::sc_time;
 using sc_core::SC_NS;
-using testing::AtInitiator;
-using testing::LtInitiator;
+using par::testing::AtInitiator;
+using par::testing::LtInitiator;
 
 memory::MemoryConfig memory_config(double latency_ns = 0, std::uint64_t size = 1u << 16) {
   memory::MemoryConfig m;
@@ -561,13 +562,14 @@ TEST(HtLinkModule, ApproximatelyTimedInitiatorsAreAccepted) {
     memory::Memory host_memory("host_memory", memory_config());
     fill_pattern(host_memory);
     HtLink link("link");
-    AtInitiator device("device", 0x20, 16);
+    AtInitiator device("device");
+    device.read(0x20, 16);
     device.out.bind(link.dev_in);
     link.host_out.bind(host_memory.in);
     sc_core::sc_start();
-    EXPECT_EQ(device.status, tlm::TLM_OK_RESPONSE);
-    EXPECT_EQ(device.response_at, sc_time(340, SC_NS));
-    EXPECT_EQ(device.data,
+    EXPECT_EQ(device.requests[0].status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(device.requests[0].response, sc_time(340, SC_NS));
+    EXPECT_EQ(device.requests[0].data,
               std::vector<std::uint8_t>(host_memory.data() + 0x20, host_memory.data() + 0x30));
   });
 }

@@ -95,7 +95,7 @@ L1Config small(unsigned mshrs = 8) {
 struct Rig {
   explicit Rig(const L1Config& c, FakeNext* shared = nullptr)
       : next(shared != nullptr ? *shared : own), stats(group), model(c, kNs, next, stats) {}
-  cachekit::Outcome access(bool write, std::uint64_t addr, Tick at, unsigned len = 8, std::uint8_t fill = 0) {
+  cachekit::Outcome access(bool write, std::uint64_t addr, ScTick at, unsigned len = 8, std::uint8_t fill = 0) {
     buf.assign(len, fill);
     cachekit::Request r;
     r.write = write;
@@ -105,8 +105,8 @@ struct Rig {
     r.at = at;
     return model.access(r);
   }
-  cachekit::Outcome rd(std::uint64_t addr, Tick at, unsigned len = 8) { return access(false, addr, at, len); }
-  cachekit::Outcome wr(std::uint64_t addr, Tick at, std::uint8_t value, unsigned len = 8) {
+  cachekit::Outcome rd(std::uint64_t addr, ScTick at, unsigned len = 8) { return access(false, addr, at, len); }
+  cachekit::Outcome wr(std::uint64_t addr, ScTick at, std::uint8_t value, unsigned len = 8) {
     return access(true, addr, at, len, value);
   }
   std::uint64_t stat(const char* name) { return static_cast<std::uint64_t>(group.find(name)->number()); }

@@ -11,9 +11,9 @@
 namespace par::l2::testing {
 
 using cachekit::NextLevel;
-using cachekit::Tick;
+using cachekit::ScTick;
 
-constexpr Tick kNs = 1000;  // ticks of 1 ps
+constexpr ScTick kNs = 1000;  // ticks of 1 ps
 
 class FakeNext : public NextLevel {
  public:
@@ -21,20 +21,20 @@ class FakeNext : public NextLevel {
     bool write;
     std::uint64_t addr;
     unsigned len;
-    Tick start;
+    ScTick start;
   };
-  explicit FakeNext(std::size_t size = 1 << 16, Tick latency = 50 * kNs)
+  explicit FakeNext(std::size_t size = 1 << 16, ScTick latency = 50 * kNs)
       : bytes(size), latency_(latency) {
     for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(i * 7 + 3);
   }
-  bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start, Tick& done) override {
+  bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, ScTick start, ScTick& done) override {
     calls.push_back({false, addr, len, start});
     if (!read_dbg(addr, data, len)) return false;
     done = start + latency_;
     return true;
   }
   bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be,
-             Tick start, Tick& done) override {
+             ScTick start, ScTick& done) override {
     calls.push_back({true, addr, len, start});
     if (!write_dbg(addr, data, len, be)) return false;
     done = start + latency_;
@@ -56,7 +56,7 @@ class FakeNext : public NextLevel {
   std::vector<Call> calls;
 
  private:
-  Tick latency_;
+  ScTick latency_;
 };
 
 }  // namespace par::l2::testing

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "support/at_initiator.hpp"
 #include "support/sc_isolation.hpp"
 #include "support/tlm_harness.hpp"
 #include "l2_test_support.hpp"
@@ -28,7 +29,7 @@ void random_traffic(const L2Config& cfg, std::uint32_t seed) {
   std::vector<std::uint8_t> ref(1u << 20);
   Rig* rig = nullptr;
   int mismatches = 0;
-  auto body = [&](Lsu& lsu) {
+  auto body = [&](LtInitiator& lsu) {
     std::mt19937 rng(seed);
     sc_time ahead;  // the initiator's local time offset
     std::vector<std::uint8_t> buf, be;
@@ -61,22 +62,22 @@ void random_traffic(const L2Config& cfg, std::uint32_t seed) {
         be.resize(1 + rng() % 8);
         for (auto& b : be) b = rng() % 2 ? 0xff : 0x00;
         const auto be_len = static_cast<unsigned>(be.size());
-        EXPECT_TRUE(lsu.access(true, addr, buf.data(), len, delay, be.data(), be_len).ok());
+        EXPECT_TRUE(lsu.access(tlm::TLM_WRITE_COMMAND, addr, buf.data(), len, delay, be.data(), be_len).ok());
         for (unsigned k = 0; k < len; ++k)
           if (be[k % be_len]) ref[addr + k] = buf[k];
       } else if (op == 8) {
-        EXPECT_EQ(lsu.dbg(false, addr, buf.data(), len), len);
+        EXPECT_EQ(lsu.debug(tlm::TLM_READ_COMMAND, addr, buf.data(), len), len);
         if (std::memcmp(buf.data(), ref.data() + addr, len) != 0 && ++mismatches < 5)
           ADD_FAILURE() << "debug read " << i << " at 0x" << std::hex << addr;
       } else {
         for (auto& b : buf) b = static_cast<std::uint8_t>(rng());
-        EXPECT_EQ(lsu.dbg(true, addr, buf.data(), len), len);
+        EXPECT_EQ(lsu.debug(tlm::TLM_WRITE_COMMAND, addr, buf.data(), len), len);
         std::memcpy(ref.data() + addr, buf.data(), len);
       }
     }
     sc_core::wait(ahead + ns(10000));
     buf.resize(kSize);
-    EXPECT_EQ(lsu.dbg(false, kBase, buf.data(), static_cast<unsigned>(kSize)), kSize);
+    EXPECT_EQ(lsu.debug(tlm::TLM_READ_COMMAND, kBase, buf.data(), static_cast<unsigned>(kSize)), kSize);
     EXPECT_EQ(std::memcmp(buf.data(), ref.data() + kBase, kSize), 0) << "debug view";
     rig->l2.flush();
     EXPECT_EQ(std::memcmp(rig->mem.data() + kBase, ref.data() + kBase, kSize), 0) << "after flush";
@@ -155,7 +156,7 @@ TEST(L2Data, RandomTrafficShortLinesFullyAssociative) {
 
 TEST(L2Data, AccessSpanningTwoLinesIsSplitOverTheirBanks) {
   run_isolated([] {
-    Rig r(L2Config{}, dram(), [](Lsu& lsu) {
+    Rig r(L2Config{}, dram(), [](LtInitiator& lsu) {
       std::uint8_t in[16], out[16] = {};
       for (int i = 0; i < 16; ++i) in[i] = static_cast<std::uint8_t>(0xa0 + i);
       EXPECT_EQ(lsu.write(0x38, in, 16).done, ns(60));  // two misses in parallel
@@ -214,7 +215,7 @@ TEST(L2Data, DebugTransportSeesDirtyLinesAndFlushWritesThemBack) {
 TEST(L2Data, FlushThroughTheControlRegister) {
   run_isolated([] {
     TlmHarness ctrl("ctrl_harness");
-    Rig r(L2Config{}, dram(), [](Lsu& lsu) {
+    Rig r(L2Config{}, dram(), [](LtInitiator& lsu) {
       lsu.write64(0x000, 1, ns(0));  // bank 0
       lsu.write64(0x100, 2, ns(1));  // bank 0
       lsu.write64(0x040, 3, ns(2));  // bank 1
@@ -237,54 +238,13 @@ TEST(L2Data, FlushThroughTheControlRegister) {
   });
 }
 
-// An approximately-timed initiator (nb_transport_fw / nb_transport_bw) against the L2's simple
-// socket, which converts to b_transport.
-class AtInitiator : public sc_core::sc_module {
- public:
-  tlm_utils::simple_initiator_socket<AtInitiator> out;
-  std::vector<sc_time> responses;
-  std::vector<std::uint64_t> values;
-
-  explicit AtInitiator(sc_core::sc_module_name name) : sc_module(name), out("out") {
-    out.register_nb_transport_bw(this, &AtInitiator::nb_transport_bw);
-    SC_HAS_PROCESS(AtInitiator);
-    SC_THREAD(run);
-  }
-
- private:
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase& phase, sc_time& t) {
-    if (phase == tlm::BEGIN_RESP) {
-      responses.push_back(sc_core::sc_time_stamp() + t);
-      response_.notify(t);
-      phase = tlm::END_RESP;
-      return tlm::TLM_COMPLETED;
-    }
-    return tlm::TLM_ACCEPTED;
-  }
-  void run() {
-    for (int i = 0; i < 2; ++i) {
-      std::uint64_t v = 0;
-      tlm::tlm_generic_payload tx;
-      tx.set_command(tlm::TLM_READ_COMMAND);
-      tx.set_address(0x300);
-      tx.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-      tx.set_data_length(8);
-      tx.set_streaming_width(8);
-      tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      tlm::tlm_phase phase = tlm::BEGIN_REQ;
-      sc_time t = sc_core::SC_ZERO_TIME;
-      EXPECT_EQ(out->nb_transport_fw(tx, phase, t), tlm::TLM_ACCEPTED);
-      sc_core::wait(response_);
-      EXPECT_TRUE(tx.is_response_ok());
-      values.push_back(v);
-    }
-  }
-  sc_core::sc_event response_;
-};
-
 TEST(L2Data, ApproximatelyTimedInitiatorWorks) {
   run_isolated([] {
-    AtInitiator at("at");
+    // Two reads through the simple socket's nb-to-b conversion, the second once the first's
+    // BEGIN_RESP has arrived.
+    par::testing::AtInitiator at("at");
+    at.read(0x300, 8);
+    at.read(0x300, 8).after_previous = true;
     memory::Memory mem("mem", dram());
     FanIn fan("fan");
     L2 l2("l2", L2Config{});
@@ -294,10 +254,15 @@ TEST(L2Data, ApproximatelyTimedInitiatorWorks) {
     const std::uint64_t v = 0xfeedfacecafebeefull;
     std::memcpy(mem.data() + 0x300, &v, 8);
     run_all();
-    ASSERT_EQ(at.responses.size(), 2u);
-    EXPECT_EQ(at.responses[0], ns(60));  // miss
-    EXPECT_EQ(at.responses[1], ns(70));  // hit, requested at 60
-    EXPECT_EQ(at.values, (std::vector<std::uint64_t>{v, v}));
+    for (const auto& r : at.requests) {
+      EXPECT_EQ(r.begin_req_status, tlm::TLM_ACCEPTED);
+      EXPECT_EQ(r.status, tlm::TLM_OK_RESPONSE);
+      std::uint64_t value = 0;
+      std::memcpy(&value, r.data.data(), 8);
+      EXPECT_EQ(value, v);
+    }
+    EXPECT_EQ(at.requests[0].response, ns(60));  // miss
+    EXPECT_EQ(at.requests[1].response, ns(70));  // hit, requested at 60
   });
 }
 
@@ -306,7 +271,7 @@ TEST(L2Data, StatisticsTreeAndPerLaunchDifferences) {
     simkit::StatGroup root;
     simkit::Json before, launch;
     Rig* rig = nullptr;
-    Rig r(L2Config{}, dram(), [&](Lsu& lsu) {
+    Rig r(L2Config{}, dram(), [&](LtInitiator& lsu) {
       for (std::uint64_t k = 0; k < 4; ++k) lsu.read64(k * 64, ns(static_cast<double>(k)));
       lsu.wait_until(ns(1000));
       before = root.snapshot();
@@ -339,7 +304,7 @@ TEST(L2Data, StatisticsTreeAndPerLaunchDifferences) {
 
 TEST(L2Data, MemoryErrorsReachTheInitiator) {
   run_isolated([] {
-    Rig r(L2Config{}, dram(50, 0, 4096), [](Lsu& lsu) {
+    Rig r(L2Config{}, dram(50, 0, 4096), [](LtInitiator& lsu) {
       std::uint64_t v = 0;
       EXPECT_EQ(lsu.read(0x10000, &v, 8).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
       EXPECT_EQ(lsu.read(0x40, &v, 8, ns(10)).status, tlm::TLM_OK_RESPONSE);

@@ -170,7 +170,7 @@ TEST(TagArray, LruVictimSkipsLinesInFlight) {
   t.at(0, t.find(0, 101)).ready = 500;         // its fill is in flight until 500
   EXPECT_EQ(t.victim(0, 100), t.find(0, 102));
   EXPECT_EQ(t.victim(0, 500), t.find(0, 101));  // landed by then
-  for (int w = 0; w < 4; ++w) t.at(0, w).ready = 900 - 100 * static_cast<Tick>(w);
+  for (int w = 0; w < 4; ++w) t.at(0, w).ready = 900 - 100 * static_cast<ScTick>(w);
   EXPECT_EQ(t.victim(0, 0), 3);  // all in flight: the one that lands first
   EXPECT_EQ(t.find(0, 999), TagArray::kNone);
 }
@@ -222,7 +222,7 @@ TEST(PortCalendar, OneAccessPerCycleAndOutOfOrderArrivals) {
 
 TEST(PortCalendar, ForgetsOldHistory) {
   PortCalendar p(1);
-  for (Tick t = 0; t < 10 * PortCalendar::kHorizon; ++t) p.reserve(t);
+  for (ScTick t = 0; t < 10 * PortCalendar::kHorizon; ++t) p.reserve(t);
   EXPECT_LE(p.reserved(), 2 * PortCalendar::kHorizon + 1);
 }
 
@@ -240,7 +240,7 @@ L2Config one_bank(std::uint64_t bank_bytes = 4096, unsigned ways = 4) {
 struct ModelRig {
   explicit ModelRig(const L2Config& c, std::size_t size = 1 << 16)
       : next(size), model(c, kNs, next, stats) {}
-  Outcome rd(std::uint64_t addr, Tick at, unsigned len = 8) {
+  Outcome rd(std::uint64_t addr, ScTick at, unsigned len = 8) {
     buf.assign(len, 0);
     Request r;
     r.addr = addr;
@@ -249,7 +249,7 @@ struct ModelRig {
     r.at = at;
     return model.access(r);
   }
-  Outcome wr(std::uint64_t addr, Tick at, std::vector<std::uint8_t> data) {
+  Outcome wr(std::uint64_t addr, ScTick at, std::vector<std::uint8_t> data) {
     buf = std::move(data);
     Request r;
     r.write = true;
@@ -458,7 +458,7 @@ TEST(BankModel, DebugAccessesSeeDirtyLinesAndAllocateNothing) {
 
 TEST(BankModel, LruReplacementOrder) {
   ModelRig m(one_bank(256, 4));  // one set of four ways
-  Tick t = 0;
+  ScTick t = 0;
   for (std::uint64_t line = 0; line < 4; ++line) m.rd(line * 64, t += 100 * kNs);
   m.rd(0, t += 100 * kNs);                 // line 0 becomes most recently used
   m.rd(4 * 64, t += 100 * kNs);            // evicts line 1

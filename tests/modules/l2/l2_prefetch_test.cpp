@@ -28,7 +28,7 @@ L2Config prefetch_bank(unsigned sets, unsigned ways, unsigned mshrs = 16) {
 
 struct PrefetchRig {
   explicit PrefetchRig(const L2Config& c) : model(c, kNs, next, stats) {}
-  Outcome read(std::uint64_t addr, Tick at) {
+  Outcome read(std::uint64_t addr, ScTick at) {
     buf.assign(8, 0);
     Request r;
     r.addr = addr;

@@ -1,7 +1,7 @@
 // Test rigs for the L2: a fan-in that lets every bank's `mem` reach one plain Memory (the DRAM
-// stand-in), an initiator thread that behaves like a PAR core's load/store unit (back-to-back
-// b_transport calls with delay annotations, no waiting in between), and a complete L2 + memory
-// rig. Everything here must be built inside par::testing::run_isolated.
+// stand-in), and a complete L2 + memory rig driven by the loosely-timed initiator of
+// tests/support/lt_initiator.hpp (back-to-back b_transport calls with delay annotations, like a
+// PAR core's load/store unit). Everything here must be built inside par::testing::run_isolated.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -18,6 +18,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "support/lt_initiator.hpp"
 #include "l2.hpp"
 #include "memory.hpp"
 
@@ -46,78 +47,7 @@ class FanIn : public sc_core::sc_module {
   unsigned int transport_dbg(int, tlm::tlm_generic_payload& tx) { return out->transport_dbg(tx); }
 };
 
-// One SC_THREAD that runs `body(*this)`: like a load/store unit it issues accesses back to back,
-// each annotated with its issue time relative to now, and gets each completion time at once.
-class Lsu : public sc_core::sc_module {
- public:
-  tlm_utils::simple_initiator_socket<Lsu> out;
-
-  Lsu(sc_core::sc_module_name name, std::function<void(Lsu&)> body)
-      : sc_module(name), out("out"), body_(std::move(body)) {
-    SC_HAS_PROCESS(Lsu);
-    SC_THREAD(run);
-  }
-
-  struct Result {
-    tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
-    sc_time done;  // absolute completion time
-    bool ok() const { return status == tlm::TLM_OK_RESPONSE; }
-  };
-
-  // An access issued at now + `delay` (no wait): returns when it completes.
-  Result access(bool write, std::uint64_t addr, void* data, unsigned len, sc_time delay,
-                const std::uint8_t* be = nullptr, unsigned be_len = 0) {
-    tlm::tlm_generic_payload tx;
-    tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    tx.set_address(addr);
-    tx.set_data_ptr(static_cast<unsigned char*>(data));
-    tx.set_data_length(len);
-    tx.set_streaming_width(len);
-    tx.set_byte_enable_ptr(const_cast<std::uint8_t*>(be));
-    tx.set_byte_enable_length(be_len);
-    tx.set_dmi_allowed(false);
-    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    out->b_transport(tx, delay);
-    return Result{tx.get_response_status(), sc_core::sc_time_stamp() + delay};
-  }
-  Result read(std::uint64_t addr, void* data, unsigned len, sc_time delay = sc_core::SC_ZERO_TIME) {
-    return access(false, addr, data, len, delay);
-  }
-  Result write(std::uint64_t addr, const void* data, unsigned len,
-               sc_time delay = sc_core::SC_ZERO_TIME) {
-    return access(true, addr, const_cast<void*>(data), len, delay);
-  }
-  std::uint64_t read64(std::uint64_t addr, sc_time delay = sc_core::SC_ZERO_TIME) {
-    std::uint64_t v = 0;
-    EXPECT_TRUE(read(addr, &v, 8, delay).ok());
-    return v;
-  }
-  Result write64(std::uint64_t addr, std::uint64_t v, sc_time delay = sc_core::SC_ZERO_TIME) {
-    return write(addr, &v, 8, delay);
-  }
-  // Waits until the absolute time `t` (no-op if past).
-  void wait_until(sc_time t) {
-    if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
-  }
-  unsigned dbg(bool write, std::uint64_t addr, void* data, unsigned len) {
-    tlm::tlm_generic_payload tx;
-    tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    tx.set_address(addr);
-    tx.set_data_ptr(static_cast<unsigned char*>(data));
-    tx.set_data_length(len);
-    tx.set_streaming_width(len);
-    return out->transport_dbg(tx);
-  }
-
-  bool finished = false;
-
- private:
-  void run() {
-    body_(*this);
-    finished = true;
-  }
-  std::function<void(Lsu&)> body_;
-};
+using par::testing::LtInitiator;
 
 inline L2Config small_config() {
   L2Config c;  // defaults: 4 banks x 64 KiB, 8 ways, 64-B lines, 16 MSHRs, 10 cycles at 1 GHz
@@ -133,15 +63,15 @@ inline memory::MemoryConfig dram(double latency_ns = 50, double bytes_per_ns = 0
   return m;
 }
 
-// L2 (banks fanned into one Memory) driven by an Lsu body. Names get `tag` so several rigs can
+// L2 (banks fanned into one Memory) driven by an LtInitiator body. Names get `tag` so several rigs can
 // live in one elaboration.
 struct Rig {
   memory::Memory mem;
   FanIn fan;
   L2 l2;
-  Lsu lsu;
+  LtInitiator lsu;
 
-  Rig(const L2Config& cfg, const memory::MemoryConfig& m, std::function<void(Lsu&)> body,
+  Rig(const L2Config& cfg, const memory::MemoryConfig& m, std::function<void(LtInitiator&)> body,
       const std::string& tag = "")
       : mem(("mem" + tag).c_str(), m),
         fan(("fan" + tag).c_str()),

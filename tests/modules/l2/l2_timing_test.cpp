@@ -174,7 +174,7 @@ TEST(L2, BankInterleavingAndXorHashing) {
 
 TEST(L2, OneAccessPerBankPerCycle) {
   run_isolated([] {
-    Rig r(L2Config{}, dram(), [](Lsu& lsu) {
+    Rig r(L2Config{}, dram(), [](LtInitiator& lsu) {
       lsu.read64(0x000, ns(0));  // warm lines 0 (bank 0), 4 (bank 0) and 1 (bank 1)
       lsu.read64(0x100, ns(1));
       lsu.read64(0x040, ns(2));
@@ -197,7 +197,7 @@ TEST(L2, OneAccessPerBankPerCycle) {
 
 TEST(L2, BackToBackMissesFromOneInitiatorOverlap) {
   run_isolated([] {
-    Rig r(L2Config{}, dram(), [](Lsu& lsu) {
+    Rig r(L2Config{}, dram(), [](LtInitiator& lsu) {
       // Like a load/store unit: four line reads issued 1 ns apart without waiting in between.
       std::uint8_t line[64];
       for (int i = 0; i < 4; ++i) {
@@ -213,7 +213,7 @@ TEST(L2, BackToBackMissesFromOneInitiatorOverlap) {
 
 TEST(L2, RequestsOutOfTimeOrderMergeIntoTheLaterMiss) {
   run_isolated([] {
-    Rig r(L2Config{}, dram(), [](Lsu& lsu) {
+    Rig r(L2Config{}, dram(), [](LtInitiator& lsu) {
       std::uint64_t v = 0;
       EXPECT_EQ(lsu.read(0x0, &v, 8, ns(100)).done, ns(160));
       // Issued later but annotated earlier: the line's fill is in the future for it.
@@ -230,11 +230,11 @@ TEST(L2, WriteMissPolicies) {
   run_isolated([] {
     L2Config around;
     around.write_allocate = false;
-    Rig full(L2Config{}, dram(), [](Lsu& lsu) {
+    Rig full(L2Config{}, dram(), [](LtInitiator& lsu) {
       std::uint8_t line[64] = {};
       EXPECT_EQ(lsu.write(0x400, line, 64).done, ns(10));  // whole line: no fill
     }, "_full");
-    Rig wa(around, dram(), [](Lsu& lsu) {
+    Rig wa(around, dram(), [](LtInitiator& lsu) {
       EXPECT_EQ(lsu.write64(0x400, 7).done, ns(50));  // straight to memory
     }, "_around");
     run_all();
@@ -259,7 +259,7 @@ TEST(L2, LatencyFallsWithMoreBanksOnABankBoundPattern) {
       c.banks = banks[i];
       rigs.push_back(std::make_unique<Rig>(
           c, dram(),
-          [&, i](Lsu& lsu) {
+          [&, i](LtInitiator& lsu) {
             std::uint8_t line[64];
             sc_time last;
             for (int k = 0; k < kLines; ++k)  // cold: all misses at once

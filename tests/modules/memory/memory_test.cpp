@@ -27,6 +27,9 @@ TEST(Memory, ReadsBackWhatWasWrittenWithItsLatency) {
     EXPECT_EQ(h.result(1).issued, sc_time(25, SC_NS));
     EXPECT_EQ(mem.reads(), 1u);
     EXPECT_EQ(mem.bytes_written(), 8u);
+    EXPECT_EQ(mem.stats().name(), "mem");
+    EXPECT_EQ(mem.stats().find("read_bytes")->number(), 8);
+    EXPECT_EQ(mem.stats().find("writes")->number(), 1);
   });
 }
 

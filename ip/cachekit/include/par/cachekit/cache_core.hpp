@@ -16,7 +16,7 @@ namespace par::cachekit {
 class CacheCore {
  public:
   // `period` is the clock period in ticks (at least 1).
-  CacheCore(std::uint64_t sets, unsigned ways, unsigned line_bytes, unsigned mshr_count, Tick clock_period,
+  CacheCore(std::uint64_t sets, unsigned ways, unsigned line_bytes, unsigned mshr_count, ScTick clock_period,
             CacheCounters& stats)
       : period(clock_period),
         cycle(clock_period),
@@ -27,8 +27,8 @@ class CacheCore {
 
   // Counts an access arriving at `at` and takes the first free port cycle at or after it;
   // returns the access's start.
-  Tick start(bool write, Tick at) {
-    const Tick s = port.reserve(at);
+  ScTick start(bool write, ScTick at) {
+    const ScTick s = port.reserve(at);
     ++counters.accesses;
     ++(write ? counters.writes : counters.reads);
     if (s > at) {
@@ -41,9 +41,9 @@ class CacheCore {
   // The way a miss of `set` starting at `start` fills. A miss that needs a fill first waits for a
   // free MSHR; then, if every way of the set is waiting for a fill, for the first of them. Moves
   // `start` past the waits (counted) and returns the way.
-  int place_miss(std::uint64_t set, Tick& start, bool needs_fill) {
+  int place_miss(std::uint64_t set, ScTick& start, bool needs_fill) {
     if (needs_fill) {
-      const Tick free = mshrs.free_at(start);
+      const ScTick free = mshrs.free_at(start);
       if (free > start) {
         ++counters.mshr_full_stalls;
         counters.mshr_stall_cycles += cycles_ceil(free - start, cycle);
@@ -62,12 +62,12 @@ class CacheCore {
   }
 
   // Counts the access's end: an error, and its latency from arrival in cycles.
-  void finish(Tick at, bool ok, Tick done) {
+  void finish(ScTick at, bool ok, ScTick done) {
     if (!ok) ++counters.errors;
     counters.latency.sample(static_cast<double>(done - at) / static_cast<double>(period));
   }
 
-  const Tick period;
+  const ScTick period;
   const TickDivider cycle;  // divides by period
   TagArray tags;
   MshrFile mshrs;

@@ -13,14 +13,15 @@
 
 #include "par/cachekit/request.hpp"
 #include "par/sckit/fast_time.hpp"
+#include "par/sckit/target_check.hpp"
 
 namespace par::cachekit {
 
 using sckit::current_time;
 
 // Time conversions between sc_time and the model's ticks (exact: both count resolution units).
-inline Tick to_tick(const sc_core::sc_time& t) { return t.value(); }
-inline sc_core::sc_time to_time(Tick t) { return sckit::time_from_value(t); }
+inline ScTick to_tick(const sc_core::sc_time& t) { return t.value(); }
+inline sc_core::sc_time to_time(ScTick t) { return sckit::time_from_value(t); }
 
 // Calls fn(addr, offset, len) for each line-sized piece of [addr, addr + len).
 template <class Fn>
@@ -42,9 +43,9 @@ class TlmNextLevel final : public NextLevel {
   // `port` is the owner's initiator socket; it need not be bound yet.
   explicit TlmNextLevel(Port& port) : port_(port) {}
 
-  bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start, Tick& done) override;
-  bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be, Tick start,
-             Tick& done) override;
+  bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, ScTick start, ScTick& done) override;
+  bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be, ScTick start,
+             ScTick& done) override;
   bool read_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len) override;
   bool write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be) override;
 
@@ -53,7 +54,7 @@ class TlmNextLevel final : public NextLevel {
 
  private:
   bool timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be,
-             Tick start, Tick& done);
+             ScTick start, ScTick& done);
   bool untimed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be);
 
   Port& port_;
@@ -74,15 +75,12 @@ inline Request piece_request(tlm::tlm_generic_payload& tx, std::uint64_t a, unsi
 // A payload a cache target cannot serve gets its error status and true: a streaming width below
 // the length (TLM_BURST_ERROR_RESPONSE) or byte enables of length 0 (TLM_BYTE_ENABLE_ERROR_RESPONSE).
 inline bool refuse_bad_payload(tlm::tlm_generic_payload& tx) {
-  if (tx.get_streaming_width() < tx.get_data_length()) {
-    tx.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return true;
-  }
-  if (tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0) {
-    tx.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return true;
-  }
-  return false;
+  sckit::AccessRules rules;
+  rules.byte_enables = sckit::AccessRules::ByteEnables::NonEmpty;
+  const tlm::tlm_response_status status = sckit::check_access(tx, rules);
+  if (status == tlm::TLM_INCOMPLETE_RESPONSE) return false;
+  tx.set_response_status(status);
+  return true;
 }
 
 // b_transport of a cache target: checks the payload, makes one model.access() per line piece
@@ -99,8 +97,8 @@ void serve_access(Model& model, unsigned line_bytes, TlmNextLevel& next, tlm::tl
     return;
   }
   const sc_core::sc_time now = current_time();
-  const Tick at = to_tick(now + delay);
-  Tick done = at;
+  const ScTick at = to_tick(now + delay);
+  ScTick done = at;
   bool ok = true;
   for_each_line_piece(tx.get_address(), len, line_bytes, [&](std::uint64_t a, unsigned off, unsigned n) {
     Request r = piece_request(tx, a, off, n);
@@ -112,7 +110,7 @@ void serve_access(Model& model, unsigned line_bytes, TlmNextLevel& next, tlm::tl
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next.last_error());
   // A next level may wait inside b_transport for its access (an approximately-timed model behind
   // a simple socket): the delay is relative to the time stamp after the call.
-  const Tick after = to_tick(current_time());
+  const ScTick after = to_tick(current_time());
   delay = done > after ? to_time(done - after) : sc_core::SC_ZERO_TIME;
 }
 

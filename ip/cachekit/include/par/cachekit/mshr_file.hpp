@@ -22,18 +22,18 @@ class MshrFile {
 
   unsigned size() const { return static_cast<unsigned>(entries_.size()); }
   // The earliest time >= t at which an entry is free.
-  Tick free_at(Tick t) const;
+  ScTick free_at(ScTick t) const;
   // Allocates a free entry for `line` at time `t` until `ready`; requires free_at(t) == t.
-  void allocate(std::uint64_t line, Tick t, Tick ready);
+  void allocate(std::uint64_t line, ScTick t, ScTick ready);
   // Entries busy at time t.
-  unsigned busy(Tick t) const;
+  unsigned busy(ScTick t) const;
   // True when a fill of `line` is in flight at time t.
-  bool in_flight(std::uint64_t line, Tick t) const;
+  bool in_flight(std::uint64_t line, ScTick t) const;
 
  private:
   struct Entry {
     std::uint64_t line = 0;
-    Tick ready = 0;  // free from this time on
+    ScTick ready = 0;  // free from this time on
   };
   std::vector<Entry> entries_;
 };

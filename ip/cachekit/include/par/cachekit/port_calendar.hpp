@@ -21,11 +21,11 @@ class PortCalendar {
  public:
   static constexpr std::uint64_t kHorizon = 1u << 14;  // cycles of history kept
 
-  explicit PortCalendar(Tick period);
+  explicit PortCalendar(ScTick period);
 
-  Tick period() const { return period_; }
+  ScTick period() const { return period_; }
   // Reserves the first free slot for an access arriving at `t`; returns its start time.
-  Tick reserve(Tick t);
+  ScTick reserve(ScTick t);
   // Reserved slots inside the window.
   std::size_t reserved() const { return reserved_; }
 
@@ -35,7 +35,7 @@ class PortCalendar {
   // Moves the window so that it ends after `slot`, forgetting what falls out of it.
   void advance_to(std::uint64_t slot);
 
-  Tick period_;
+  ScTick period_;
   TickDivider per_slot_;  // t / period_
   std::vector<std::uint64_t> bits_;  // bit (slot % kWindow) of the ring
   std::uint64_t low_ = 0;            // oldest cycle inside the window

@@ -27,10 +27,10 @@ class NextLevel {
   virtual ~NextLevel() = default;
   // Timed accesses starting at `start`; `done` is the completion time. False on an error.
   // `be` is null or holds one enable per byte.
-  virtual bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, Tick start,
-                    Tick& done) = 0;
+  virtual bool read(std::uint64_t addr, std::uint8_t* data, unsigned len, ScTick start,
+                    ScTick& done) = 0;
   virtual bool write(std::uint64_t addr, std::uint8_t* data, unsigned len, const std::uint8_t* be,
-                     Tick start, Tick& done) = 0;
+                     ScTick start, ScTick& done) = 0;
   // Untimed debug accesses.
   virtual bool read_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len) = 0;
   virtual bool write_dbg(std::uint64_t addr, std::uint8_t* data, unsigned len,
@@ -44,12 +44,12 @@ struct Request {
   unsigned len = 0;
   std::uint8_t* data = nullptr;  // read: filled in; write: the bytes to write
   ByteEnables be;
-  Tick at = 0;                   // arrival time at the cache
+  ScTick at = 0;                   // arrival time at the cache
 };
 
 struct Outcome {
   bool ok = true;  // false: the next level answered with an error (the line was not allocated)
-  Tick done = 0;   // completion time
+  ScTick done = 0;   // completion time
 };
 
 // The request's byte enables as one byte per data byte (0 or 0xff), for the next level; empty

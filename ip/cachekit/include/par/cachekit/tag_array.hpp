@@ -16,7 +16,7 @@ namespace par::cachekit {
 struct Way {
   std::uint64_t line = 0;  // full line number (address / line bytes): unambiguous tag
   std::uint64_t lru = 0;   // larger = used more recently (call order, not simulated time)
-  Tick ready = 0;          // the line's data is present from this time on
+  ScTick ready = 0;          // the line's data is present from this time on
   bool valid = false;
   bool dirty = false;
   bool prefetched = false;  // brought in by a prefetch request and not used by an access since
@@ -41,11 +41,11 @@ class TagArray {
   // The way to fill at time `t`: an invalid way if any, else the least recently used way whose
   // line is not in flight at `t`; if every way is in flight, the one whose fill completes first
   // (the caller waits for it).
-  int victim(std::uint64_t set, Tick t) const;
+  int victim(std::uint64_t set, ScTick t) const;
   // Marks the way most recently used.
   void touch(std::uint64_t set, int way) { at(set, way).lru = ++use_clock_; }
   // Puts `line` into the way (valid, most recently used); the data is left to the caller.
-  void install(std::uint64_t set, int way, std::uint64_t line, Tick ready, bool dirty);
+  void install(std::uint64_t set, int way, std::uint64_t line, ScTick ready, bool dirty);
 
   Way& at(std::uint64_t set, int way) { return ways_v_[index(set, way)]; }
   const Way& at(std::uint64_t set, int way) const { return ways_v_[index(set, way)]; }

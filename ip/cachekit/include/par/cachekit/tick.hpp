@@ -4,32 +4,17 @@
 
 #include <cstdint>
 
+#include "par/sckit/divider.hpp"
+
 namespace par::cachekit {
 
-using Tick = std::uint64_t;
+using ScTick = std::uint64_t;
 
-// Exact n / d for a fixed d without a hardware division on every access (the bank period divides
-// every arrival time): n * ceil(2^64 / d) / 2^64, rounded down, equals n / d whenever n * d < 2^64
-// (the error n * (d * ceil(2^64 / d) - 2^64) / 2^64 stays below 1 / d). Larger n divide.
-class TickDivider {
- public:
-  explicit TickDivider(std::uint64_t d)
-      : d_(d), magic_(d > 1 ? ~std::uint64_t{0} / d + 1 : 0), limit_(d > 1 ? ~std::uint64_t{0} / d : 0) {}
-  std::uint64_t divisor() const { return d_; }
-  std::uint64_t operator()(std::uint64_t n) const {
-    if (n <= limit_) {
-      __extension__ using U128 = unsigned __int128;
-      return static_cast<std::uint64_t>((static_cast<U128>(n) * magic_) >> 64);
-    }
-    return n / d_;
-  }
-
- private:
-  std::uint64_t d_, magic_, limit_;
-};
+// Divides by a fixed period without a hardware division per access (par/sckit/divider.hpp).
+using TickDivider = sckit::Divider;
 
 // Whole cycles covering `t` ticks (a partial cycle counts as one).
-inline std::uint64_t cycles_ceil(Tick t, Tick period) { return (t + period - 1) / period; }
-inline std::uint64_t cycles_ceil(Tick t, const TickDivider& period) { return period(t + period.divisor() - 1); }
+inline std::uint64_t cycles_ceil(ScTick t, ScTick period) { return (t + period - 1) / period; }
+inline std::uint64_t cycles_ceil(ScTick t, const TickDivider& period) { return period(t + period.divisor() - 1); }
 
 }  // namespace par::cachekit

@@ -38,6 +38,7 @@
 #include "par/plugin/plugin_api.hpp"
 #include "par/plugin/plugin_library.hpp"
 #include "par/plugin/plugin_options.hpp"
+#include "par/sckit/response_sequencer.hpp"
 #include "par/simkit/stats.hpp"
 
 namespace par::plugin {
@@ -94,8 +95,6 @@ class PluginTarget : public sc_core::sc_module {
 
   // Approximately-timed initiators on `in`.
   void serve_nb(int id, tlm::tlm_generic_payload* tx, sc_core::sc_time delay);
-  void send_responses(int id);
-  void resume_responses();
 
   void record(const tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival,
               const sc_core::sc_time& completion);
@@ -115,12 +114,7 @@ class PluginTarget : public sc_core::sc_module {
   tlm_utils::peq_with_cb_and_phase<PluginTarget> model_peq_;
 
   // Responses to approximately-timed initiators, per socket index (response exclusion).
-  struct Port {
-    std::deque<tlm::tlm_generic_payload*> ready;
-    tlm::tlm_generic_payload* current = nullptr;  // BEGIN_RESP sent, END_RESP pending
-  };
-  std::vector<Port> ports_;
-  sc_core::sc_event resume_;
+  sckit::ResponseSequencer<InSocket> responses_;
 };
 
 // Everything a platform needs to put a plug-in where a built-in target was.

@@ -4,6 +4,7 @@
 // (with the default 1 ps resolution, `sc_time::value()` already is picoseconds).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -13,5 +14,9 @@ using Ps = std::uint64_t;
 
 // "No end": the default upper bound of a timeline's time window.
 inline constexpr Ps kEndOfTime = std::numeric_limits<Ps>::max();
+
+// Nanoseconds (a configuration value, >= 0) rounded to the nearest picosecond, and back.
+inline Ps ns_to_ps(double ns) { return static_cast<Ps>(std::llround(ns * 1000.0)); }
+inline double ps_to_ns(Ps ps) { return static_cast<double>(ps) / 1000.0; }
 
 }  // namespace par::trace
