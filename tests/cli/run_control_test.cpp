@@ -34,10 +34,11 @@ TEST(RunControl, HostTimeLimitStopsWithTheStatisticsSoFar) {
   for (std::size_t i = 0; i < s["launches"].size(); ++i) EXPECT_EQ(s["launches"][i].contains("stats"), i < 64) << i;
 }
 
-// By default every launch of a run keeps its tree; a limit says on stderr what was left out.
+// With run.launch_stats -1 every launch of a run keeps its tree; by default the first 10 do, and
+// a limit says on stderr what was left out.
 TEST(RunControl, EveryLaunchKeepsItsStatisticsTreeUnlessLimited) {
   const std::string dir = temp_dir("run_launch_trees");
-  const CliResult all = parsys("run " + kernel_file("gs.par") + " --run.repeat 70 --out " + dir);
+  const CliResult all = parsys("run " + kernel_file("gs.par") + " --run.repeat 70 --run.launch_stats -1 --out " + dir);
   ASSERT_EQ(all.status, 0) << all.out;
   EXPECT_FALSE(contains(all.out, "keeps the statistics tree")) << all.out;
   const nlohmann::json s = read_json(dir + "/stats.json");
@@ -50,6 +51,16 @@ TEST(RunControl, EveryLaunchKeepsItsStatisticsTreeUnlessLimited) {
     cycles += launch_cycles;
   }
   EXPECT_EQ(cycles, s["core0"]["cycles"]["value"].get<std::uint64_t>());
+
+  const CliResult by_default = parsys("run " + kernel_file("gs.par") + " --run.repeat 12 --out " + dir);
+  ASSERT_EQ(by_default.status, 0) << by_default.out;
+  EXPECT_TRUE(contains(by_default.out,
+                       "parsys: note: stats.json keeps the statistics tree of the first 10 of 12 launches "
+                       "(--run.launch_stats -1 keeps every one)"))
+      << by_default.out;
+  const nlohmann::json d = read_json(dir + "/stats.json");
+  ASSERT_EQ(d["launches"].size(), 12u);
+  for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(d["launches"][i].contains("stats"), i < 10) << i;
 
   const CliResult limited = parsys("run " + kernel_file("gs.par") + " --run.repeat 5 --run.launch_stats 2 --out " + dir);
   ASSERT_EQ(limited.status, 0) << limited.out;
