@@ -95,6 +95,7 @@ PacketEngine::PacketEngine(std::string name, const CoreConfig& cfg, const Loaded
   }
   active_.assign(static_cast<std::size_t>(contexts), 0);
   if (cfg.stream.enabled) stream_ = std::make_unique<StreamUnit>(cfg.stream, S_ / T_, T_);
+  if (mode == RunMode::Timing) timing_ = std::make_unique<TimingModel>(cfg);
 }
 
 void PacketEngine::set_prefetch_port(PrefetchPort* port) {
@@ -143,7 +144,10 @@ void PacketEngine::report_step(const Context& x, Cycle cycle) const {
 // context's own stores count: other contexts run other threads.
 const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch) {
   // A store whose data is available by the load's fetch cannot delay it.
-  while (!x.stores.empty() && x.stores.front().latest <= fetch) x.stores.pop_front();
+  while (!x.stores.empty() && x.stores.front().latest <= fetch) {
+    x.spare_stores.push_back(std::move(x.stores.front()));  // its vectors serve a later store
+    x.stores.pop_front();
+  }
   if (x.stores.empty()) return nullptr;
   std::fill(min_result_.begin(), min_result_.end(), Cycle{0});
   const std::uint8_t* q = x.exec.qualified();
@@ -169,6 +173,10 @@ void PacketEngine::remember_store(Context& x, Cycle fetch) {
   const Cycle latest = *std::max_element(data.begin(), data.end());
   if (latest <= fetch) return;  // already available to any later load
   PendingStore st;
+  if (!x.spare_stores.empty()) {
+    st = std::move(x.spare_stores.back());
+    x.spare_stores.pop_back();
+  }
   st.addr.assign(x.exec.addresses(), x.exec.addresses() + S_);
   st.size.assign(static_cast<std::size_t>(S_), 0);
   const std::uint8_t* q = x.exec.qualified();
@@ -203,7 +211,8 @@ void PacketEngine::capture_round(const Context& x) {
   x.round_first = packet.first_thread + done;
   const std::uint64_t in_round = std::min<std::uint64_t>(static_cast<std::uint64_t>(S_), threads - done);
   for (int s = 0; s < S_; ++s) x.valid[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(s) < in_round;
-  x.state.start_round(x.round_first);
+  x.state.start_round(x.round_first, static_cast<int>(in_round));
+  x.exec.set_width(static_cast<int>(in_round));
   ++rounds_started_;
   x.control.start_round(x.valid.data(), packet.start);
   if (timing_) timing_->start_round(x.index);
@@ -503,12 +512,14 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   if (packet.threads <= 0) return true;
 
   if (timed) {
-    timing_ = std::make_unique<TimingModel>(cfg_);
+    timing_->reset();
     timing_->set_stall_listener(stall_listener_);
   }
   if (lsu_) lsu_->reset_counters();
-  for (auto& x : contexts_) x->state.set_inherited(packet.inherited);
   const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);
+  // Slots beyond the packet's threads never hold one of its threads.
+  const int width = static_cast<int>(std::min<std::uint64_t>(threads, static_cast<std::uint64_t>(S_)));
+  for (auto& x : contexts_) x->state.set_inherited(packet.inherited, width);
   const std::uint64_t rounds = (threads + static_cast<std::uint64_t>(S_) - 1) / static_cast<std::uint64_t>(S_);
   Cycle fetch = 0;
   std::int64_t fetched = 0;

@@ -165,6 +165,7 @@ class PacketEngine {
     std::uint64_t round = 0;
     std::uint64_t round_first = 0;    // thread index of slot 0
     std::deque<PendingStore> stores;
+    std::vector<PendingStore> spare_stores;  // retired entries, reused without allocating
     // Selection: the frontend may not fetch for it before `not_before` (a loop end's predicate,
     // a discarded expand target), and its current next instruction became next in `since`.
     Cycle not_before = 0;

@@ -23,7 +23,7 @@ std::string MemoryFault::describe() const {
 }
 
 SimtExecutor::SimtExecutor(SlotState& state, LocalMemory& local, bool global_path)
-    : st_(state), local_(local), global_path_(global_path), S_(state.slots()) {
+    : st_(state), local_(local), global_path_(global_path), S_(state.slots()), n_(S_) {
   const auto n = static_cast<std::size_t>(S_);
   qbuf_.resize(n);
   c_.resize(n);
@@ -49,13 +49,13 @@ void SimtExecutor::run_value(F fn, const Instruction& in) {
     c = st_.reg(in.rd);
   } else if (flags & isa::kReadsP7) {
     const std::uint8_t* p7 = st_.pred(7);
-    for (int s = 0; s < S_; ++s) c_[s] = p7[s];
+    for (int s = 0, n = n_; s < n; ++s) c_[s] = p7[s];
     c = c_.data();
   }
   // Results go to a scratch array first: rd is often also a source (add r1 = r1, 8), and a
   // separate write-enable pass keeps both loops free of aliasing so they vectorise.
   const std::int64_t k = in.imm;
-  const int n = S_;
+  const int n = n_;
   u64* d = st_.reg(in.rd);
   if (all_qualified_) {
     // Every slot writes: one pass, which vectorises even in place (rd == ra). The predicate file
@@ -103,15 +103,15 @@ void SimtExecutor::run_compare(F fn, const Instruction& in) {
   if (in.meta().shape == Shape::PredLogic) {
     const std::uint8_t* pa = st_.pred(in.pa);
     const std::uint8_t* pb = st_.pred(in.pb);
-    for (int s = 0; s < S_; ++s) store(s, fn(pa[s], pb[s]));
+    for (int s = 0, n = n_; s < n; ++s) store(s, fn(pa[s], pb[s]));
   } else if (in.imm_form) {
     const u64* a = st_.reg(in.ra);
     const u64 b = static_cast<u64>(in.imm);
-    for (int s = 0; s < S_; ++s) store(s, fn(a[s], b));
+    for (int s = 0, n = n_; s < n; ++s) store(s, fn(a[s], b));
   } else {
     const u64* a = st_.reg(in.ra);
     const u64* b = st_.reg(in.rb);
-    for (int s = 0; s < S_; ++s) store(s, fn(a[s], b[s]));
+    for (int s = 0, n = n_; s < n; ++s) store(s, fn(a[s], b[s]));
   }
 }
 
@@ -182,17 +182,17 @@ void SimtExecutor::local_access(Opcode op, u64* d) {
   const std::uint64_t base = local_.base();
   const std::uint64_t* addr = addr_.data();
   switch (op) {
-    case Opcode::Ld1: access_loop<false, 1, true>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::Ld2: access_loop<false, 2, true>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::Ld4: access_loop<false, 4, true>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::Ld8: access_loop<false, 8, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::Ld1u: access_loop<false, 1, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::Ld2u: access_loop<false, 2, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::Ld4u: access_loop<false, 4, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::St1: access_loop<true, 1, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::St2: access_loop<true, 2, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::St4: access_loop<true, 4, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
-    case Opcode::St8: access_loop<true, 8, false>(mem, base, addr, q_, d, S_, all_qualified_); break;
+    case Opcode::Ld1: access_loop<false, 1, true>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::Ld2: access_loop<false, 2, true>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::Ld4: access_loop<false, 4, true>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::Ld8: access_loop<false, 8, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::Ld1u: access_loop<false, 1, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::Ld2u: access_loop<false, 2, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::Ld4u: access_loop<false, 4, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::St1: access_loop<true, 1, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::St2: access_loop<true, 2, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::St4: access_loop<true, 4, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
+    case Opcode::St8: access_loop<true, 8, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
     default: break;
   }
   (void)kWrite;
@@ -222,7 +222,7 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
     return ((~last_ok & off) | ((~last_ok | off) & diff)) >> 63;
   };
   u64 bad = 0;
-  const int n = S_;
+  const int n = n_;
   if (all_qualified_) {
     for (int s = 0; s < n; ++s) {
       const u64 x = a[s] + (kImm ? imm : b[s]);
@@ -244,7 +244,7 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
   }
   // Mixed or global: check every slot first so that a fault leaves memory untouched, then do
   // the local accesses; the global ones are left to the load/store unit.
-  for (int s = 0; s < S_; ++s) {
+  for (int s = 0; s < n; ++s) {
     global_[s] = 0;
     if (!q[s]) continue;
     const u64 x = addr[s];
@@ -255,7 +255,7 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
       has_global_ = true;
     }
   }
-  for (int s = 0; s < S_; ++s) {
+  for (int s = 0; s < n; ++s) {
     if (!q[s] || global_[s]) continue;
     if constexpr (kWrite) local_.store(addr[s], size, d[s]);
     else d[s] = isa::sem::extend_load(in.op, local_.load(addr[s], size));
@@ -268,16 +268,22 @@ void SimtExecutor::run_fma(const Instruction& in) {
   auto* loop = in.op == Opcode::MacD ? fma_loop_f64 : fma_loop_f32;
   u64* d = st_.reg(in.rd);
   if (all_qualified_) {
-    loop(d, st_.reg(in.ra), st_.reg(in.rb), d, S_);
+    loop(d, st_.reg(in.ra), st_.reg(in.rb), d, n_);
     return;
   }
   u64* __restrict t = tmp_.data();
-  loop(t, st_.reg(in.ra), st_.reg(in.rb), d, S_);
+  loop(t, st_.reg(in.ra), st_.reg(in.rb), d, n_);
   const std::uint8_t* __restrict q = q_;
-  for (int s = 0; s < S_; ++s) {
+  for (int s = 0, n = n_; s < n; ++s) {
     const u64 m = u64{0} - q[s];
     d[s] = (t[s] & m) | (d[s] & ~m);
   }
+}
+
+void SimtExecutor::set_width(int n) {
+  n_ = n;
+  std::fill(qbuf_.begin() + n, qbuf_.end(), std::uint8_t{0});
+  std::fill(global_.begin() + n, global_.end(), std::uint8_t{0});
 }
 
 std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const std::uint8_t* mask,
@@ -288,7 +294,7 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
   } else {
     const std::uint8_t* p = st_.pred(in.qp);
     std::uint8_t* __restrict q = qbuf_.data();
-    const int n = S_;
+    const int n = n_;
     int c = 0;
     for (int s = 0; s < n; ++s) {
       q[s] = mask[s] & p[s];
@@ -297,7 +303,7 @@ std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const st
     q_ = q;
     q_count_ = c;
   }
-  all_qualified_ = q_count_ == S_;
+  all_qualified_ = q_count_ == n_;
   if (kHostHasFma && (in.op == Opcode::MacD || in.op == Opcode::MacF)) {
     run_fma(in);
     return std::nullopt;

@@ -34,6 +34,10 @@ class SimtExecutor {
   // left to the load/store unit (global_slots()).
   SimtExecutor(SlotState& state, LocalMemory& local, bool global_path = false);
 
+  // Only slots [0, n) may hold threads until the next call (the round's threads fill a prefix of
+  // the slots): the loops skip the rest, whose qualified() and global_slots() entries stay 0.
+  void set_width(int n);
+
   // Executes `in` for the slots where mask AND p[qp] is set; `active` is the number of set slots
   // of `mask`. Memory faults stop at the first faulting slot (slot order) and are returned; the
   // run is then aborted by the caller.
@@ -70,6 +74,7 @@ class SimtExecutor {
   std::uint64_t effects_ = 0;
   std::vector<std::uint8_t> global_;
   const int S_;
+  int n_;  // set_width()
   const std::uint8_t* q_ = nullptr;  // the mask itself when qp = p0, else qbuf_
   int q_count_ = 0;
   bool all_qualified_ = false;

@@ -39,16 +39,19 @@ class SlotState {
     return preds == preds_ && std::equal(regs.begin(), regs.end(), regs_.begin());
   }
 
-  // Packet start: i1..i15 are the packet's values for every slot.
-  void set_inherited(const std::uint64_t (&values)[16]) {
-    for (int i = 1; i < 16; ++i) std::fill(reg(16 + i), reg(16 + i) + slots_, values[i]);
+  // Packet start: i1..i15 are the packet's values in the slots [0, width) its threads use.
+  void set_inherited(const std::uint64_t (&values)[16], int width) {
+    for (int i = 1; i < 16; ++i) std::fill_n(reg(16 + i), static_cast<std::size_t>(width), values[i]);
   }
-  // Thread start state of a round (docs/isa.md §2.2): r = 0, p1..p7 = 0, i0 = first index + slot.
-  void start_round(std::uint64_t first_index) {
-    std::fill(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_), 0);
-    std::fill(preds_.begin() + slots_, preds_.end(), 0);
+  // Thread start state of a round (docs/isa.md §2.2): r = 0, p1..p7 = 0, i0 = first index + slot,
+  // in the slots [0, width) that hold its threads. The other slots are never qualified, so nothing
+  // reads them: a short round (a core's small share of a packet) clears only what it uses.
+  void start_round(std::uint64_t first_index, int width) {
+    const auto n = static_cast<std::size_t>(width);
+    for (int r = 0; r < 16; ++r) std::fill_n(reg(r), n, std::uint64_t{0});
+    for (int p = 1; p < 8; ++p) std::fill_n(pred(p), n, std::uint8_t{0});
     std::uint64_t* i0 = reg(16);
-    for (int s = 0; s < slots_; ++s) i0[s] = first_index + static_cast<std::uint64_t>(s);
+    for (int s = 0; s < width; ++s) i0[s] = first_index + static_cast<std::uint64_t>(s);
   }
 
  private:

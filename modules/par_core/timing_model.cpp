@@ -14,6 +14,20 @@ int ring_size(int n) {
   while (r < n) r *= 2;
   return r;
 }
+
+// The rules every shipped configuration uses (the option defaults): dispatch_impl can then fold
+// the rule choices away.
+bool default_rules(const CoreConfig& c) {
+  return c.queue_release == QueueRelease::Issue && c.store_issue == StoreIssue::Address &&
+         c.output_buffer_release == OutputBufferRelease::Commit && c.rob_allocation == RobAllocation::Dispatch &&
+         c.rob_release == RobRelease::Commit && c.commit_order == CommitOrder::Program && c.commit_per_fu == 1 &&
+         c.store_uses_output_buffer && c.contexts == 1;
+}
+
+int fast_threads(const CoreConfig& c) {
+  const int t = c.threads_per_lane;
+  return default_rules(c) && (t == 1 || t == 2 || t == 4 || t == 8) ? t : 0;
+}
 }  // namespace
 
 const char* stall_cause_name(StallCause c) {
@@ -81,6 +95,7 @@ TimingModel::TimingModel(const CoreConfig& cfg)
       history_(ring_size(std::max({cfg.queue_size, cfg.output_buffers, cfg.commit_per_fu}))),
       history_mask_(history_ - 1),
       shared_(cfg.contexts > 1),
+      fast_threads_(fast_threads(cfg)),
       fu_wait_mask_(cfg.fu_wait_mask()),
       fu_{FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_), FuHistory(cfg, history_)},
       rob_release_(static_cast<std::size_t>(ring_size(cfg.rob_size)), 0),
@@ -92,6 +107,37 @@ TimingModel::TimingModel(const CoreConfig& cfg)
       store_data_(static_cast<std::size_t>(T_)) {
   ctx_.reserve(static_cast<std::size_t>(cfg.contexts));
   for (int c = 0; c < cfg.contexts; ++c) ctx_.emplace_back(T_);
+}
+
+void TimingModel::reset() {
+  for (FuHistory& h : fu_) {
+    for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
+      std::fill(v->begin(), v->end(), Cycle{0});
+    h.count = h.ob_count = 0;
+    h.free_at = 0;
+    h.queue_commits.clear();
+    h.ob_releases.clear();
+    h.ports.clear();
+  }
+  std::fill(rob_release_.begin(), rob_release_.end(), Cycle{0});
+  rob_releases_sorted_ = true;
+  rob_held_from_ = 0;
+  rob_last_allocated_ = 0;
+  rob_pool_.clear();
+  rob_count_ = 0;
+  last_commit_ = -1;
+  for (int c = 0; c < static_cast<int>(ctx_.size()); ++c) {
+    start_round(c);
+    Scoreboard& sb = ctx_[static_cast<std::size_t>(c)];
+    sb.fu_commit.fill(-1);
+    sb.fu_complete.fill(0);
+    sb.last_commit = -1;
+  }
+  context_ = 0;
+  for (std::vector<Cycle>* v : {&ready_, &start_, &results_, &store_data_}) std::fill(v->begin(), v->end(), Cycle{0});
+  stalls_.fill(0);
+  rob_occupancy_sum_ = 0;
+  rob_max_occupancy_ = 0;
 }
 
 void TimingModel::start_round(int context) {
@@ -117,14 +163,17 @@ Cycle TimingModel::output_buffer_free(const FuHistory& h, OutputBufferRelease re
   return release == OutputBufferRelease::Commit ? h.ob_commit[i] : h.ob_complete[i];
 }
 
+// First cycle a ROB entry is free when entries are released in program order (one context,
+// program-order commit): instruction i's entry is reused by instruction i + R once released.
+inline Cycle TimingModel::rob_ring_free() const {
+  const int R = cfg_.rob_size;
+  return rob_count_ >= R ? rob_release_[static_cast<std::size_t>((rob_count_ - R) & rob_mask_)] + 1 : 0;
+}
+
 // First cycle a ROB entry is free for an instruction fetched in `fetch` (entries freed in c are
 // usable from c+1).
 inline Cycle TimingModel::rob_entry_free(Cycle fetch) const {
-  // Instruction i's entry is reused by instruction i + R once it is released.
-  if (cfg_.commit_order != CommitOrder::PerFu && !shared_) {
-    const int R = cfg_.rob_size;
-    return rob_count_ >= R ? rob_release_[static_cast<std::size_t>((rob_count_ - R) & rob_mask_)] + 1 : 0;
-  }
+  if (cfg_.commit_order != CommitOrder::PerFu && !shared_) return rob_ring_free();
   // Entries are freed out of program order: one is free once fewer than R are held.
   const Cycle held_until = rob_pool_.kth();
   return held_until >= fetch ? held_until + 1 : 0;
@@ -209,7 +258,7 @@ inline int TimingModel::rob_occupancy(Cycle allocated) {
 // kShared: several contexts, whose instructions commit (and free output buffers, queue entries
 // held until commit, ROB entries and commit ports) out of dispatch order. kSelect: the frontend
 // selects among contexts and asks dispatch_waits().
-template <bool kShared, bool kSelect>
+template <bool kShared, bool kSelect, bool kDefaultRules, int kT>
 OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result,
                                       ThreadTiming* global) {
   Scoreboard& sb = ctx_[kShared ? static_cast<std::size_t>(context_) : 0];
@@ -218,11 +267,14 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
 
   // Dispatch (§4.1): a free ROB entry and a free queue entry at the start of the cycle; entries
   // freed in cycle c are usable from c+1.
-  const bool per_fu = cfg_.commit_order == CommitOrder::PerFu;
-  const Cycle rob_free_at = rob_entry_free(fetch);
-  const bool rob_at_dispatch = cfg_.rob_allocation == RobAllocation::Dispatch;
+  // Under the default rules: program-order commit with one context frees ROB entries in order
+  // (the ring), queue entries are freed at issue, one commit per FU and cycle.
+  const bool per_fu = !kDefaultRules && cfg_.commit_order == CommitOrder::PerFu;
+  const Cycle rob_free_at = kDefaultRules ? rob_ring_free() : rob_entry_free(fetch);
+  const bool rob_at_dispatch = kDefaultRules || cfg_.rob_allocation == RobAllocation::Dispatch;
   const Cycle rob_free = rob_at_dispatch ? rob_free_at : 0;
-  const Cycle d = std::max({fetch, rob_free, queue_free(fu)});
+  const Cycle queue_at = kDefaultRules ? fu_history_back(fu, fu.issue, cfg_.queue_size) + 1 : queue_free(fu);
+  const Cycle d = std::max({fetch, rob_free, queue_at});
   if (d > fetch) {
     const Cycle rob_wait = std::max<Cycle>(0, std::min(d, rob_free) - fetch);
     stalls_[static_cast<int>(StallCause::RobFull)] += rob_wait;
@@ -238,8 +290,8 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   // Operand availability per thread slot (§4.4). A store issues on its address operands unless
   // core.store_issue = all_operands; its data is needed only to complete.
   // Local copies of the per-thread arrays: the loops below then keep them in registers.
-  const bool data_gates_issue = cfg_.store_issue == StoreIssue::AllOperands;
-  const int T = T_;
+  const bool data_gates_issue = !kDefaultRules && cfg_.store_issue == StoreIssue::AllOperands;
+  const int T = kT > 0 ? kT : T_;
   Cycle* const ready = ready_.data();
   Cycle* const store_data = store_data_.data();
   Cycle* const start = start_.data();
@@ -259,9 +311,9 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
 
   // Issue (§4.2): FU free, an output buffer free after this cycle's commits, thread 0 ready,
   // and for memory instructions a known qp.
-  const OutputBufferRelease ob_release = cfg_.output_buffer_release;
+  const OutputBufferRelease ob_release = kDefaultRules ? OutputBufferRelease::Commit : cfg_.output_buffer_release;
   Cycle issue = std::max({d + cfg_.frontend_latency, fu.free_at, ready[0]});
-  const bool takes_output_buffer = global == nullptr && (!op.is_store || cfg_.store_uses_output_buffer);
+  const bool takes_output_buffer = global == nullptr && (!op.is_store || kDefaultRules || cfg_.store_uses_output_buffer);
   if (takes_output_buffer) issue = std::max(issue, kShared ? fu.ob_releases.kth() : output_buffer_free(fu, ob_release));
   // A ROB entry claimed at issue (program order) is free once its previous owner committed,
   // possibly earlier in the same cycle.
@@ -318,7 +370,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
     fu.ports.forget_before(fetch);  // every later commit is at or after its dispatch
     commit = fu.ports.reserve(std::max(last, in_order_after), cfg_.commit_per_fu);
   } else {
-    commit = std::max({last, in_order_after, fu_history_back(fu, fu.commit, cfg_.commit_per_fu) + 1});
+    commit = std::max({last, in_order_after, fu_history_back(fu, fu.commit, kDefaultRules ? 1 : cfg_.commit_per_fu) + 1});
   }
 
   // Destinations: forwarding per thread slot; a predicated producer forwards only once its qp is
@@ -326,7 +378,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   const std::uint8_t is_load = op.unit == Unit::Ls && !op.is_store;
   for (int i = 0; i < op.regs.num_dst; ++i) {
     const RegId r = op.regs.dst[static_cast<std::size_t>(i)];
-    Cycle* a = &sb.avail[static_cast<std::size_t>(r) * T_];
+    Cycle* a = &sb.avail[static_cast<std::size_t>(r) * static_cast<std::size_t>(T)];
     if (op.qp == 0) {
       for (int k = 0; k < T; ++k) a[k] = results[k];
     } else {
@@ -345,7 +397,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   fu.commit[slot] = commit;
   fu.complete[slot] = last;
   ++fu.count;
-  if (kShared && cfg_.queue_release == QueueRelease::Commit) fu.queue_commits.push(commit);
+  if (kShared && !kDefaultRules && cfg_.queue_release == QueueRelease::Commit) fu.queue_commits.push(commit);
   if (takes_output_buffer) {
     if constexpr (kShared) {
       fu.ob_releases.push(ob_release == OutputBufferRelease::Commit ? commit : last);
@@ -357,7 +409,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
     }
   }
   const Cycle allocated = rob_at_dispatch ? d : issue;
-  const Cycle rob_release = cfg_.rob_release == RobRelease::Commit ? commit : last;
+  const Cycle rob_release = kDefaultRules || cfg_.rob_release == RobRelease::Commit ? commit : last;
   const int occupancy = kShared ? 1 + rob_pool_.count_from(allocated) : rob_occupancy(allocated);
   rob_max_occupancy_ = std::max(rob_max_occupancy_, occupancy);
   if (rob_count_ > 0 && rob_release < rob_release_[static_cast<std::size_t>((rob_count_ - 1) & rob_mask_)])
@@ -371,6 +423,10 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
 }
 
 template OpSchedule TimingModel::dispatch_impl<false, false>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<false, false, true, 1>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<false, false, true, 2>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<false, false, true, 4>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
+template OpSchedule TimingModel::dispatch_impl<false, false, true, 8>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
 template OpSchedule TimingModel::dispatch_impl<false, true>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
 template OpSchedule TimingModel::dispatch_impl<true, true>(const TimingOp&, Cycle, const Cycle*, ThreadTiming*);
 

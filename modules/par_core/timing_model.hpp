@@ -108,6 +108,10 @@ class TimingModel {
   // One register scoreboard per context (cfg.contexts).
   explicit TimingModel(const CoreConfig& cfg);
 
+  // The state after construction (a new packet): the model is built once per core, not per
+  // packet, so a core's short share of a packet does not pay for its allocations.
+  void reset();
+
   // Thread start state of `context` at a round boundary: every register is available at once
   // (docs/isa.md §2.2).
   void start_round(int context = 0);
@@ -125,9 +129,17 @@ class TimingModel {
   }
 
   // dispatch() for the plain PAR core's loop: one context, no selection (dispatch_waits() is
-  // never asked, so what only it reads is not kept).
+  // never asked, so what only it reads is not kept). Under the default timing rules (every
+  // configuration shipped uses them) and a common T the rules and the per-thread loops are
+  // fixed at compile time: this is the simulator's innermost call.
   OpSchedule dispatch_single(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
-    return dispatch_impl<false, false>(op, fetch, min_result, global);
+    switch (fast_threads_) {
+      case 1: return dispatch_impl<false, false, true, 1>(op, fetch, min_result, global);
+      case 2: return dispatch_impl<false, false, true, 2>(op, fetch, min_result, global);
+      case 4: return dispatch_impl<false, false, true, 4>(op, fetch, min_result, global);
+      case 8: return dispatch_impl<false, false, true, 8>(op, fetch, min_result, global);
+      default: return dispatch_impl<false, false, false, 0>(op, fetch, min_result, global);
+    }
   }
 
   // What `context`'s next instruction `op` waits for, under core.context_ready and
@@ -196,11 +208,13 @@ class TimingModel {
     Cycle last_commit = -1;
   };
   // kShared: several contexts (the scoreboard of context_); else the only one. kSelect: keep
-  // what dispatch_waits() reads.
-  template <bool kShared, bool kSelect>
+  // what dispatch_waits() reads. kDefaultRules: the configuration has the default timing rules
+  // (default_rules()); kT: T when known at compile time, else 0.
+  template <bool kShared, bool kSelect, bool kDefaultRules = false, int kT = 0>
   OpSchedule dispatch_impl(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
   Cycle fu_history_back(const FuHistory& h, const std::vector<Cycle>& v, int n) const;
   Cycle output_buffer_free(const FuHistory& h, OutputBufferRelease release) const;
+  Cycle rob_ring_free() const;
   Cycle rob_entry_free(Cycle fetch) const;
   Cycle queue_free(const FuHistory& h) const;
   Cycle avail(const Scoreboard& sb, isa::RegId r, int k) const {
@@ -218,6 +232,8 @@ class TimingModel {
   const std::int64_t history_mask_;
   // More than one context: resources are freed out of dispatch order (dispatch_impl<true>).
   const bool shared_;
+  // T when dispatch_single() has a specialisation for it and the default rules apply, else 0.
+  const int fast_threads_;
   const unsigned fu_wait_mask_;
   std::array<FuHistory, isa::kBackendUnits> fu_;
   std::vector<Cycle> rob_release_;  // release cycles of at least the last rob_size instructions (ring)

@@ -48,7 +48,7 @@ struct RunConfig {
   double stuck_grace_seconds = 3;  // after Ctrl-C or the limit, how long a model may take to return
   Progress progress = Progress::Auto;
   std::int64_t stats_window_cycles = 0;  // time-windowed statistics samples; 0 = none
-  std::int64_t launch_stats = 1000;      // launches whose whole statistics tree is kept (-1: all)
+  std::int64_t launch_stats = 10;        // launches whose whole statistics tree is kept (-1: all)
 };
 
 struct PlatformConfig {

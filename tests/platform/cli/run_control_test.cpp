@@ -34,10 +34,11 @@ TEST(RunControl, HostTimeLimitStopsWithTheStatisticsSoFar) {
   for (std::size_t i = 0; i < s["launches"].size(); ++i) EXPECT_EQ(s["launches"][i].contains("stats"), i < 64) << i;
 }
 
-// By default every launch of a run keeps its tree; a limit says on stderr what was left out.
+// With run.launch_stats -1 every launch of a run keeps its tree; by default the first 10 do, and
+// a limit says on stderr what was left out.
 TEST(RunControl, EveryLaunchKeepsItsStatisticsTreeUnlessLimited) {
   const std::string dir = temp_dir("run_launch_trees");
-  const CliResult all = parsys("run " + kernel_file("gs.par") + " --run.repeat 70 --out " + dir);
+  const CliResult all = parsys("run " + kernel_file("gs.par") + " --run.repeat 70 --run.launch_stats -1 --out " + dir);
   ASSERT_EQ(all.status, 0) << all.out;
   EXPECT_FALSE(contains(all.out, "keeps the statistics tree")) << all.out;
   const nlohmann::json s = read_json(dir + "/stats.json");
@@ -51,15 +52,21 @@ TEST(RunControl, EveryLaunchKeepsItsStatisticsTreeUnlessLimited) {
   }
   EXPECT_EQ(cycles, s["core0"]["cycles"]["value"].get<std::uint64_t>());
 
-  const CliResult limited = parsys("run " + kernel_file("gs.par") + " --run.repeat 5 --run.launch_stats 2 --out " + dir);
-  ASSERT_EQ(limited.status, 0) << limited.out;
-  EXPECT_TRUE(contains(limited.out,
-                       "parsys: note: stats.json keeps the statistics tree of the first 2 of 5 launches "
-                       "(--run.launch_stats -1 keeps every one)"))
-      << limited.out;
-  const nlohmann::json l = read_json(dir + "/stats.json");
-  ASSERT_EQ(l["launches"].size(), 5u);
-  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(l["launches"][i].contains("stats"), i < 2) << i;
+  // `repeat` launches of which the first `kept` keep their tree, with the note on stderr.
+  auto expect_limited = [&dir](const std::string& options, std::size_t repeat, std::size_t kept) {
+    const CliResult r =
+        parsys("run " + kernel_file("gs.par") + " --run.repeat " + std::to_string(repeat) + options + " --out " + dir);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "parsys: note: stats.json keeps the statistics tree of the first " +
+                                    std::to_string(kept) + " of " + std::to_string(repeat) +
+                                    " launches (--run.launch_stats -1 keeps every one)"))
+        << r.out;
+    const nlohmann::json l = read_json(dir + "/stats.json");
+    ASSERT_EQ(l["launches"].size(), repeat);
+    for (std::size_t i = 0; i < repeat; ++i) EXPECT_EQ(l["launches"][i].contains("stats"), i < kept) << i;
+  };
+  expect_limited("", 12, 10);  // the default
+  expect_limited(" --run.launch_stats 2", 5, 2);
 }
 
 // The statistics of a window: instructions (backend and control) and cycles of core0.
