@@ -140,9 +140,15 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
 
 // --- searches ---------------------------------------------------------------------------------
 
+Tick TimingEngine::first_free_command(const Channel& ch, Tick t) const {
+  // One walk over the run of booked slots from t (commands sit on clock edges).
+  for (auto it = ch.commands.lower_bound(t); it != ch.commands.end() && it->first <= t; ++it)
+    if (it->first == t) t += 2;
+  return t;
+}
+
 Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
-  Tick t = align_to_clock(lo);
-  while (t < hi && ch.commands.contains(t)) t += 2;
+  const Tick t = first_free_command(ch, align_to_clock(lo));
   return t < hi ? t : kNever;
 }
 
@@ -165,8 +171,8 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         continue;
       }
     }
-    if (ch.commands.contains(x)) {
-      x += 2;
+    if (const Tick free = first_free_command(ch, x); free != x) {
+      x = free;
       continue;
     }
     Tick move = -1;
@@ -206,12 +212,37 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
 }
 
 Tick TimingEngine::first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned rank_index,
-                                  unsigned group, Op op) const {
+                                  unsigned group, Op op, Tick limit) const {
+  // Every move below skips only starts that break the spacing to some burst, so the first start
+  // that keeps it to all of them is found, however the walk gets there. A burst further than
+  // `span` from ds never constrains it.
   const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
-  auto from = ch.data.lower_bound(ds - span);
+  auto place = [lat](Tick x) { return align_to_clock(x - lat) + lat; };  // command on an edge
+  auto next = ch.data.upper_bound(ds);  // the first burst that starts after ds
   for (int step = 0; step < kMaxSteps; ++step) {
-    while (from != ch.data.end() && from->first < ds - span) ++from;
+    if (ds > limit) return ds;
+    while (next != ch.data.end() && next->first <= ds) ++next;
+    // The two neighbours first: in a densely booked stretch this walks from burst to burst
+    // without looking at the whole window each time.
+    if (next != ch.data.begin()) {
+      const auto& [s, b] = *std::prev(next);
+      const Tick after = s + data_spacing(b, s, rank_index, group, op);
+      if (ds < after) {
+        ds = place(after);
+        continue;
+      }
+    }
     const Burst mine{ds + p_.burst, rank_index, group, op};
+    if (next != ch.data.end()) {
+      const auto& [s, b] = *next;
+      if (s < ds + data_spacing(mine, ds, b.rank, b.group, b.op)) {
+        ds = place(s + data_spacing(b, s, rank_index, group, op));  // does not fit before it
+        continue;
+      }
+    }
+    // Then every burst within span on either side.
+    auto from = next;
+    while (from != ch.data.begin() && std::prev(from)->first >= ds - span) --from;
     Tick move = -1;
     for (auto it = from; it != ch.data.end() && it->first < ds + span; ++it) {
       const Tick s = it->first;
@@ -224,7 +255,7 @@ Tick TimingEngine::first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned
       }
     }
     if (move < 0) return ds;
-    ds = align_to_clock(move - lat) + lat;  // the column command is on a clock edge
+    ds = place(move);
   }
   no_progress("a data-bus slot");
 }
@@ -249,13 +280,13 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
       std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
-    if (ch.commands.contains(c)) {
-      c += 2;
+    if (const Tick free = first_free_command(ch, c); free != c) {
+      c = free;
       continue;
     }
     // Data bus: the first position at or after c + lat that keeps the spacing to the bursts on
-    // both sides (gaps may be used). One forward walk over the booked bursts.
-    const Tick fit = first_data_fit(ch, c + lat, lat, rank_index, group, op);
+    // both sides (gaps may be used); no need to look past the last column command that fits.
+    const Tick fit = first_data_fit(ch, c + lat, lat, rank_index, group, op, hi - post + lat);
     if (fit != c + lat) {
       c = fit - lat;
       continue;
