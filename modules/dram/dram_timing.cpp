@@ -141,8 +141,14 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
 // --- searches ---------------------------------------------------------------------------------
 
 Tick TimingEngine::first_free_command(const Channel& ch, Tick t) const {
+  auto it = ch.commands.lower_bound(t);
+  return skip_booked_commands(ch, it, t);
+}
+
+Tick TimingEngine::skip_booked_commands(const Channel& ch, Timeline<char>::const_iterator& it, Tick t) {
   // One walk over the run of booked slots from t (commands sit on clock edges).
-  for (auto it = ch.commands.lower_bound(t); it != ch.commands.end() && it->first <= t; ++it)
+  while (it != ch.commands.end() && it->first < t) ++it;
+  for (; it != ch.commands.end() && it->first <= t; ++it)
     if (it->first == t) t += 2;
   return t;
 }
@@ -211,14 +217,14 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   no_progress("an activate slot");
 }
 
-Tick TimingEngine::first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned rank_index,
-                                  unsigned group, Op op, Tick limit) const {
+Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds,
+                                  Tick lat, unsigned rank_index, unsigned group, Op op,
+                                  Tick limit) const {
   // Every move below skips only starts that break the spacing to some burst, so the first start
   // that keeps it to all of them is found, however the walk gets there. A burst further than
   // `span` from ds never constrains it.
   const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   auto place = [lat](Tick x) { return align_to_clock(x - lat) + lat; };  // command on an edge
-  auto next = ch.data.upper_bound(ds);  // the first burst that starts after ds
   for (int step = 0; step < kMaxSteps; ++step) {
     if (ds > limit) return ds;
     while (next != ch.data.end() && next->first <= ds) ++next;
@@ -278,15 +284,20 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   // RL + tCCD + 2 - WL with tRTRS = 2).
   const Tick read_to_write =
       std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
+  // c only moves forward: each timeline is binary-searched once, then walked by a cursor.
+  auto command = ch.commands.lower_bound(c);
+  auto burst = ch.data.upper_bound(c + lat);
+  auto write = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
+  auto read = rank.reads.lower_bound(c - read_to_write + 1);
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
-    if (const Tick free = first_free_command(ch, c); free != c) {
+    if (const Tick free = skip_booked_commands(ch, command, c); free != c) {
       c = free;
       continue;
     }
     // Data bus: the first position at or after c + lat that keeps the spacing to the bursts on
     // both sides (gaps may be used); no need to look past the last column command that fits.
-    const Tick fit = first_data_fit(ch, c + lat, lat, rank_index, group, op, hi - post + lat);
+    const Tick fit = first_data_fit(ch, burst, c + lat, lat, rank_index, group, op, hi - post + lat);
     if (fit != c + lat) {
       c = fit - lat;
       continue;
@@ -296,8 +307,8 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
     // last beat of an earlier write; a WR goes read_to_write after an earlier RD, which keeps the
     // data in command order (the device cannot return read data after the data of a later WR).
     if (op == Op::Read) {
-      for (auto it = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
-           it != rank.writes.end() && it->first < c + read_to_write; ++it) {
+      while (write != rank.writes.end() && write->first < c - (p_.tCWL + p_.burst + wtr_max)) ++write;
+      for (auto it = write; it != rank.writes.end() && it->first < c + read_to_write; ++it) {
         const Tick wtr = (p_.bank_groups > 1 && it->second.group == group) ? p_.tWTR_L : p_.tWTR;
         // A later WR too close after this RD: the read has to go after that write instead.
         if (it->first >= c || c < it->second.data_end + wtr)
@@ -305,8 +316,8 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
       }
     } else {
       const Tick de = c + lat + p_.burst;
-      for (auto it = rank.reads.lower_bound(c - read_to_write + 1);
-           it != rank.reads.end() && it->first < de + wtr_max; ++it) {
+      while (read != rank.reads.end() && read->first < c - read_to_write + 1) ++read;
+      for (auto it = read; it != rank.reads.end() && it->first < de + wtr_max; ++it) {
         if (it->first < c) {
           move = std::max(move, it->first + read_to_write);
         } else {
