@@ -119,8 +119,8 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // called earlier but arriving later (a posted write handed over ahead of its arrival) does not
   // occupy the queue before it arrives. Every entry is admitted before it ends, so the number held
   // at t is (admissions <= t) - (ends <= t). The request is admitted at the first t >= arrival,
-  // among arrival and the ends after it, where fewer than queue_depth are held: one sweep over
-  // both sorted lists, linear in the queue even when many requests are called far ahead.
+  // among arrival and the ends after it, where fewer than queue_depth are held: a forward search
+  // over both sorted lists that jumps over the ends that cannot free enough entries.
   Tick t = arrival;
   auto end = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
   // Entries ending after t bound the number held; the fast case needs no look at them.
@@ -131,9 +131,11 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
            static_cast<std::size_t>(end - ch.queue.begin());
   };
   while (held() >= p_.queue_depth) {
-    t = end->end;  // a held entry ends after t, so there is one
-    while (end != ch.queue.end() && end->end <= t) ++end;
-    while (adm != ch.admissions.end() && *adm <= t) ++adm;
+    // At least held - depth + 1 of the entries held now must end before one is free, and
+    // admissions meanwhile only add to the count: no end before that many ends can be the time.
+    t = end[static_cast<std::ptrdiff_t>(held() - p_.queue_depth)].end;
+    end = std::upper_bound(end, ch.queue.end(), t, Channel::Entry::ends_after);
+    adm = std::upper_bound(adm, ch.admissions.end(), t);
   }
   return t;
 }
