@@ -11,6 +11,8 @@ namespace {
 
 // Each search loop moves strictly forward; this only guards against a bug turning into a hang.
 constexpr int kMaxSteps = 1 << 22;
+// Admission: a jump over fewer queue entries than this walks instead of searching.
+constexpr std::size_t kLinearSkip = 16;
 
 Tick floor_div(Tick a, Tick b) {
   const Tick q = a / b;
@@ -133,9 +135,15 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   while (held() >= p_.queue_depth) {
     // At least held - depth + 1 of the entries held now must end before one is free, and
     // admissions meanwhile only add to the count: no end before that many ends can be the time.
-    t = end[static_cast<std::ptrdiff_t>(held() - p_.queue_depth)].end;
-    end = std::upper_bound(end, ch.queue.end(), t, Channel::Entry::ends_after);
-    adm = std::upper_bound(adm, ch.admissions.end(), t);
+    const std::size_t skip = held() - p_.queue_depth;
+    t = end[static_cast<std::ptrdiff_t>(skip)].end;
+    if (skip < kLinearSkip) {  // a short step: walking beats a binary search
+      while (end != ch.queue.end() && end->end <= t) ++end;
+      while (adm != ch.admissions.end() && *adm <= t) ++adm;
+    } else {
+      end = std::upper_bound(end, ch.queue.end(), t, Channel::Entry::ends_after);
+      adm = std::upper_bound(adm, ch.admissions.end(), t);
+    }
   }
   return t;
 }
