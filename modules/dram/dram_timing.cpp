@@ -11,6 +11,8 @@ namespace {
 
 // Each search loop moves strictly forward; this only guards against a bug turning into a hang.
 constexpr int kMaxSteps = 1 << 22;
+// Admission: a jump over fewer queue entries than this walks instead of searching.
+constexpr std::size_t kLinearSkip = 16;
 
 Tick floor_div(Tick a, Tick b) {
   const Tick q = a / b;
@@ -119,8 +121,8 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // called earlier but arriving later (a posted write handed over ahead of its arrival) does not
   // occupy the queue before it arrives. Every entry is admitted before it ends, so the number held
   // at t is (admissions <= t) - (ends <= t). The request is admitted at the first t >= arrival,
-  // among arrival and the ends after it, where fewer than queue_depth are held: one sweep over
-  // both sorted lists, linear in the queue even when many requests are called far ahead.
+  // among arrival and the ends after it, where fewer than queue_depth are held: a forward search
+  // over both sorted lists that jumps over the ends that cannot free enough entries.
   Tick t = arrival;
   auto end = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
   // Entries ending after t bound the number held; the fast case needs no look at them.
@@ -131,18 +133,38 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
            static_cast<std::size_t>(end - ch.queue.begin());
   };
   while (held() >= p_.queue_depth) {
-    t = end->end;  // a held entry ends after t, so there is one
-    while (end != ch.queue.end() && end->end <= t) ++end;
-    while (adm != ch.admissions.end() && *adm <= t) ++adm;
+    // At least held - depth + 1 of the entries held now must end before one is free, and
+    // admissions meanwhile only add to the count: no end before that many ends can be the time.
+    const std::size_t skip = held() - p_.queue_depth;
+    t = end[static_cast<std::ptrdiff_t>(skip)].end;
+    if (skip < kLinearSkip) {  // a short step: walking beats a binary search
+      while (end != ch.queue.end() && end->end <= t) ++end;
+      while (adm != ch.admissions.end() && *adm <= t) ++adm;
+    } else {
+      end = std::upper_bound(end, ch.queue.end(), t, Channel::Entry::ends_after);
+      adm = std::upper_bound(adm, ch.admissions.end(), t);
+    }
   }
   return t;
 }
 
 // --- searches ---------------------------------------------------------------------------------
 
+Tick TimingEngine::first_free_command(const Channel& ch, Tick t) const {
+  auto it = ch.commands.lower_bound(t);
+  return skip_booked_commands(ch, it, t);
+}
+
+Tick TimingEngine::skip_booked_commands(const Channel& ch, Timeline<char>::const_iterator& it, Tick t) {
+  // One walk over the run of booked slots from t (commands sit on clock edges).
+  while (it != ch.commands.end() && it->first < t) ++it;
+  for (; it != ch.commands.end() && it->first <= t; ++it)
+    if (it->first == t) t += 2;
+  return t;
+}
+
 Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
-  Tick t = align_to_clock(lo);
-  while (t < hi && ch.commands.contains(t)) t += 2;
+  const Tick t = first_free_command(ch, align_to_clock(lo));
   return t < hi ? t : kNever;
 }
 
@@ -165,8 +187,8 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         continue;
       }
     }
-    if (ch.commands.contains(x)) {
-      x += 2;
+    if (const Tick free = first_free_command(ch, x); free != x) {
+      x = free;
       continue;
     }
     Tick move = -1;
@@ -205,13 +227,38 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   no_progress("an activate slot");
 }
 
-Tick TimingEngine::first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned rank_index,
-                                  unsigned group, Op op) const {
+Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds,
+                                  Tick lat, unsigned rank_index, unsigned group, Op op,
+                                  Tick limit) const {
+  // Every move below skips only starts that break the spacing to some burst, so the first start
+  // that keeps it to all of them is found, however the walk gets there. A burst further than
+  // `span` from ds never constrains it.
   const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
-  auto from = ch.data.lower_bound(ds - span);
+  auto place = [lat](Tick x) { return align_to_clock(x - lat) + lat; };  // command on an edge
   for (int step = 0; step < kMaxSteps; ++step) {
-    while (from != ch.data.end() && from->first < ds - span) ++from;
+    if (ds > limit) return ds;
+    while (next != ch.data.end() && next->first <= ds) ++next;
+    // The two neighbours first: in a densely booked stretch this walks from burst to burst
+    // without looking at the whole window each time.
+    if (next != ch.data.begin()) {
+      const auto& [s, b] = *std::prev(next);
+      const Tick after = s + data_spacing(b, s, rank_index, group, op);
+      if (ds < after) {
+        ds = place(after);
+        continue;
+      }
+    }
     const Burst mine{ds + p_.burst, rank_index, group, op};
+    if (next != ch.data.end()) {
+      const auto& [s, b] = *next;
+      if (s < ds + data_spacing(mine, ds, b.rank, b.group, b.op)) {
+        ds = place(s + data_spacing(b, s, rank_index, group, op));  // does not fit before it
+        continue;
+      }
+    }
+    // Then every burst within span on either side.
+    auto from = next;
+    while (from != ch.data.begin() && std::prev(from)->first >= ds - span) --from;
     Tick move = -1;
     for (auto it = from; it != ch.data.end() && it->first < ds + span; ++it) {
       const Tick s = it->first;
@@ -224,7 +271,7 @@ Tick TimingEngine::first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned
       }
     }
     if (move < 0) return ds;
-    ds = align_to_clock(move - lat) + lat;  // the column command is on a clock edge
+    ds = place(move);
   }
   no_progress("a data-bus slot");
 }
@@ -247,15 +294,20 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   // RL + tCCD + 2 - WL with tRTRS = 2).
   const Tick read_to_write =
       std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
+  // c only moves forward: each timeline is binary-searched once, then walked by a cursor.
+  auto command = ch.commands.lower_bound(c);
+  auto burst = ch.data.upper_bound(c + lat);
+  auto write = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
+  auto read = rank.reads.lower_bound(c - read_to_write + 1);
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
-    if (ch.commands.contains(c)) {
-      c += 2;
+    if (const Tick free = skip_booked_commands(ch, command, c); free != c) {
+      c = free;
       continue;
     }
     // Data bus: the first position at or after c + lat that keeps the spacing to the bursts on
-    // both sides (gaps may be used). One forward walk over the booked bursts.
-    const Tick fit = first_data_fit(ch, c + lat, lat, rank_index, group, op);
+    // both sides (gaps may be used); no need to look past the last column command that fits.
+    const Tick fit = first_data_fit(ch, burst, c + lat, lat, rank_index, group, op, hi - post + lat);
     if (fit != c + lat) {
       c = fit - lat;
       continue;
@@ -265,8 +317,8 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
     // last beat of an earlier write; a WR goes read_to_write after an earlier RD, which keeps the
     // data in command order (the device cannot return read data after the data of a later WR).
     if (op == Op::Read) {
-      for (auto it = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
-           it != rank.writes.end() && it->first < c + read_to_write; ++it) {
+      while (write != rank.writes.end() && write->first < c - (p_.tCWL + p_.burst + wtr_max)) ++write;
+      for (auto it = write; it != rank.writes.end() && it->first < c + read_to_write; ++it) {
         const Tick wtr = (p_.bank_groups > 1 && it->second.group == group) ? p_.tWTR_L : p_.tWTR;
         // A later WR too close after this RD: the read has to go after that write instead.
         if (it->first >= c || c < it->second.data_end + wtr)
@@ -274,8 +326,8 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
       }
     } else {
       const Tick de = c + lat + p_.burst;
-      for (auto it = rank.reads.lower_bound(c - read_to_write + 1);
-           it != rank.reads.end() && it->first < de + wtr_max; ++it) {
+      while (read != rank.reads.end() && read->first < c - read_to_write + 1) ++read;
+      for (auto it = read; it != rank.reads.end() && it->first < de + wtr_max; ++it) {
         if (it->first < c) {
           move = std::max(move, it->first + read_to_write);
         } else {

@@ -169,10 +169,17 @@ class TimingEngine {
   // The close bound of an epoch: its PRE, or the start of the refresh window that closes it.
   Tick close_bound(const Rank& rank, const Epoch& e) const;
 
+  // The first command slot at or after the clock edge t that no command uses. The cursor form
+  // takes `it` at or before the first command >= t and leaves it after the run it skipped, for
+  // searches that only move forward.
+  Tick first_free_command(const Channel& ch, Tick t) const;
+  static Tick skip_booked_commands(const Channel& ch, Timeline<char>::const_iterator& it, Tick t);
   // The earliest data start >= ds (with its command lat earlier on a clock edge) that keeps the
-  // data-bus spacing to the bursts on both sides.
-  Tick first_data_fit(const Channel& ch, Tick ds, Tick lat, unsigned rank_index, unsigned group,
-                      Op op) const;
+  // data-bus spacing to the bursts on both sides; once past `limit`, some start past it (the
+  // caller has no use for a later one). `next`: a cursor at or before the first burst that
+  // starts after ds, moved forward with ds.
+  Tick first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds, Tick lat,
+                      unsigned rank_index, unsigned group, Op op, Tick limit) const;
   Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
                    Tick lo, Tick hi) const;
   Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;

@@ -1,0 +1,138 @@
+// The timing engine's whole schedule over long random request streams, pinned by a checksum of
+// every result field. The streams run far ahead of the retire point (as initiators do within a
+// quantum), so the command and data buses are booked densely and the gap searches have to skip
+// long runs of reservations, find gaps between them, and give up at a row's close bound. Any
+// change of the search code must leave these schedules exactly as they were: a speed change may
+// not move a single command. The checksums were recorded with the step-by-step searches (every
+// command slot and every booked burst visited one at a time); the step-by-step engine is the
+// reference the faster searches must reproduce.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "dram_config.hpp"
+#include "dram_timing.hpp"
+
+namespace par::dram {
+namespace {
+
+// splitmix64: the same stream on every platform and standard library.
+struct Random {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) { return next() % n; }
+};
+
+struct Fold {
+  std::uint64_t sum = 1469598103934665603ull;  // FNV-1a over 64-bit words
+  void add(std::int64_t v) {
+    sum ^= static_cast<std::uint64_t>(v);
+    sum *= 1099511628211ull;
+  }
+};
+
+struct Summary {
+  std::uint64_t checksum = 0;
+  unsigned hits = 0, misses = 0, conflicts = 0;
+  Tick last_end = 0;
+};
+
+// `ahead`: how far past the retire point arrivals may lie (ticks); `pace`: the retire point moves
+// by up to pace bursts every eight requests on average (small = an overloaded controller);
+// `rows`: distinct rows per bank (few rows = many hits); `writes`: percentage of writes.
+Summary run(const EngineParams& p, std::uint64_t seed, int requests, Tick ahead, unsigned pace,
+            unsigned rows, unsigned writes) {
+  TimingEngine e(p);
+  Random rnd{seed};
+  Fold f;
+  Summary s;
+  Tick now = 0;
+  for (int i = 0; i < requests; ++i) {
+    if (rnd.below(8) == 0) {
+      now += static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(p.burst) * pace));
+      e.retire(now);
+    }
+    BurstRequest r;
+    r.channel = static_cast<unsigned>(rnd.below(p.channels));
+    r.rank = static_cast<unsigned>(rnd.below(p.ranks));
+    r.bank = static_cast<unsigned>(rnd.below(p.banks));
+    r.row = rnd.below(rows);
+    r.op = rnd.below(100) < writes ? Op::Write : Op::Read;
+    r.arrival = now + static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(ahead)));
+    const BurstResult b = e.schedule(r);
+    for (Tick v : {static_cast<Tick>(b.outcome), b.admitted, b.precharge, b.activate, b.column,
+                   b.data_start, b.data_end, b.auto_precharge})
+      f.add(v);
+    s.hits += b.outcome == RowOutcome::Hit;
+    s.misses += b.outcome == RowOutcome::Miss;
+    s.conflicts += b.outcome == RowOutcome::Conflict;
+    s.last_end = std::max(s.last_end, b.data_end);
+  }
+  s.checksum = f.sum;
+  return s;
+}
+
+EngineParams params(Preset preset, unsigned channels, unsigned ranks, Scheduler s, PagePolicy page) {
+  DramConfig c;
+  c.preset = preset;
+  c.channels = channels;
+  c.ranks = ranks;
+  c.scheduler = s;
+  c.page_policy = page;
+  return engine_params(c.resolved());
+}
+
+struct Case {
+  const char* name;
+  EngineParams p;
+  Tick ahead;
+  unsigned pace;
+  unsigned rows;
+  unsigned writes;
+  std::uint64_t checksum;
+};
+
+std::string describe(const Summary& s) {
+  return "checksum " + std::to_string(s.checksum) + "ull, hits " + std::to_string(s.hits) +
+         ", misses " + std::to_string(s.misses) + ", conflicts " + std::to_string(s.conflicts) +
+         ", last data end " + std::to_string(s.last_end);
+}
+
+TEST(DramScheduleGolden, RandomStreamsKeepTheirExactSchedule) {
+  using P = Preset;
+  using S = Scheduler;
+  using G = PagePolicy;
+  // name, engine, ahead, pace, rows, writes %, checksum
+  const Case cases[] = {
+      {"lpddr3 2ch frfcfs open", params(P::Lpddr3_1866, 2, 1, S::FrFcfs, G::Open), 4000, 6, 4, 30,
+       17533296714935697984ull},
+      {"lpddr3 1ch frfcfs open far ahead", params(P::Lpddr3_1866, 1, 1, S::FrFcfs, G::Open), 20000, 6, 2, 10,
+       7586688365514510461ull},
+      {"lpddr3 2ch frfcfs open sparse", params(P::Lpddr3_1866, 2, 1, S::FrFcfs, G::Open), 3000, 60, 4, 30,
+       4745078505084711668ull},
+      {"ddr3 2 ranks fcfs open", params(P::Ddr3_1600, 1, 2, S::Fcfs, G::Open), 3000, 6, 3, 40,
+       8211450881213427109ull},
+      {"ddr3 frfcfs closed", params(P::Ddr3_1600, 1, 1, S::FrFcfs, G::Closed), 3000, 6, 8, 25,
+       16531719958834541409ull},
+      {"ddr4 groups 2 ranks frfcfs", params(P::Ddr4_2400, 2, 2, S::FrFcfs, G::Open), 6000, 6, 3, 35,
+       7197904675824591750ull},
+      {"ddr-333 half-cycle frfcfs", params(P::Ddr_333, 1, 1, S::FrFcfs, G::Open), 2000, 6, 2, 50,
+       4865633986327010186ull},
+      {"ddr4 fcfs closed", params(P::Ddr4_2400, 1, 1, S::Fcfs, G::Closed), 2500, 6, 4, 20,
+       7038335748295971069ull},
+  };
+  std::uint64_t seed = 1;
+  for (const Case& c : cases) {
+    const Summary s = run(c.p, seed++, 4000, c.ahead, c.pace, c.rows, c.writes);
+    EXPECT_EQ(s.checksum, c.checksum) << c.name << ": " << describe(s);
+  }
+}
+
+}  // namespace
+}  // namespace par::dram
