@@ -4,6 +4,7 @@
 // reason in stats.json's "end".
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "support/parsys_cli.hpp"
@@ -15,8 +16,11 @@ using namespace par::testing;
 const std::string kDivergentLoop = source_path("tests/ip/par_isa/programs/platform_3_2_divergent_loop.par");
 
 // Four threads, 3 million iterations: many seconds in functional mode.
+// Seconds of host time even in functional mode at several hundred M thread-instructions/s, so
+// that a limit of a fraction of a second always stops it inside the packet.
+constexpr std::int64_t kLongLoopIterations = 2000000000;
 const std::string kLongLoop =
-    ".PAR\n.ADDRESS main\n.THREADS 4\n.I1 3000000\n.CODE\n"
+    ".PAR\n.ADDRESS main\n.THREADS 4\n.I1 " + std::to_string(kLongLoopIterations) + "\n.CODE\n"
     "main:   set   r1 = 0\n"
     "        loop  i1, body\n"
     "        add   r2 = r2, 1    #\n"
@@ -85,7 +89,7 @@ TEST(HangCli, HostTimeLimitStopsAFunctionalPacket) {
   EXPECT_EQ(s["end"]["status"], "host_time_limit");
   // The work of the packet that was running (it never completed).
   EXPECT_GT(s["run"]["thread_instructions"]["value"].get<std::int64_t>(), 0);
-  EXPECT_LT(s["run"]["thread_instructions"]["value"].get<std::int64_t>(), 4 * 3000000);
+  EXPECT_LT(s["run"]["thread_instructions"]["value"].get<std::int64_t>(), 4 * kLongLoopIterations);
   EXPECT_EQ(s["run"]["launches"]["value"], 0);
 }
 
