@@ -72,20 +72,23 @@ const char* const kSharedCoreOptions[] = {"core.local_mem_base", "core.local_mem
 void check_instances(const PlatformConfig& cfg, std::vector<std::string>& e) {
   for (const simkit::InstanceValue& v : cfg.instances) {
     const std::string what = v.name() + ": ";
+    // `count` instances, named by `count_option`: is v one of them?
+    const auto missing = [&](long long count, const char* count_option) {
+      if (v.index() < count) return false;
+      e.push_back(what + "there is no " + v.instance + " (" + count_option + " = " + std::to_string(count) + ": " +
+                  v.type + "0.." + v.type + std::to_string(count - 1) + ")");
+      return true;
+    };
     if (v.type == "core") {
-      if (v.index() >= cfg.cores)
-        e.push_back(what + "there is no " + v.instance + " (platform.cores = " + std::to_string(cfg.cores) +
-                    ": core0..core" + std::to_string(cfg.cores - 1) + ")");
-      else if (std::find(std::begin(kSharedCoreOptions), std::end(kSharedCoreOptions), v.option) !=
-               std::end(kSharedCoreOptions))
+      if (!missing(cfg.cores, "platform.cores") &&
+          std::find(std::begin(kSharedCoreOptions), std::end(kSharedCoreOptions), v.option) !=
+              std::end(kSharedCoreOptions))
         e.push_back(what + "must be the same for every core (it shapes the platform, not one core); set " + v.option);
     } else if (v.type == "l2.bank") {
       if (cfg.memory != MemorySystem::L2Dram)
         e.push_back(what + "there is no L2 (platform.memory is '" + to_string(cfg.memory) + "')");
-      else if (v.index() >= static_cast<int>(cfg.l2.banks))
-        e.push_back(what + "there is no " + v.instance + " (l2.banks = " + std::to_string(cfg.l2.banks) +
-                    ": l2.bank0..l2.bank" + std::to_string(cfg.l2.banks - 1) + ")");
-      else if (cfg.l2_bank_model_config(static_cast<unsigned>(v.index())).is_plugin() != cfg.l2_bank_model.is_plugin())
+      else if (!missing(cfg.l2.banks, "l2.banks") &&
+               cfg.l2_bank_model_config(static_cast<unsigned>(v.index())).is_plugin() != cfg.l2_bank_model.is_plugin())
         e.push_back(what + "the L2 banks are all built in or all plug-ins (l2.bank.model = '" +
                     cfg.l2_bank_model.model + "')");
     } else {
