@@ -79,21 +79,54 @@ def chase_order(nbytes, stride, seed=1):
     return [k * step for k in order]
 
 
-def chase_program(nbytes, stride, steps, warmup=None, unroll=8, seed=1, base=DEFAULT_BASE, command=""):
-    """Source text of the pointer-chase packet. steps and warmup (default: one pass over the
-    chain, rounded up to a whole loop iteration) are numbers of dependent loads."""
+def check_chase_loop(steps, unroll, base):
     if unroll < 1 or unroll > 64:
         raise ValueError("unroll must be in 1..64, got %d" % unroll)
     if steps < 0 or steps % unroll:
         raise ValueError("steps (%d) must be a non-negative multiple of the unroll factor %d" % (steps, unroll))
     if base % LINE_BYTES:
         raise ValueError("base 0x%x is not %d-byte aligned" % (base, LINE_BYTES))
+
+
+def check_warmup(warmup, unroll):
+    if warmup < 0 or warmup % unroll:
+        raise ValueError("warm-up (%d) must be a non-negative multiple of the unroll factor %d" % (warmup, unroll))
+
+
+def chase_step_lines(unroll):
+    """The loop body: `unroll` dependent loads p = *p, the last one ending the block."""
+    if unroll == 1:
+        return ["step:   ld8     r1 = r1[0]      #       // p = *p"]
+    return (["step:   ld8     r1 = r1[0]              // p = *p"] + ["        ld8     r1 = r1[0]"] * (unroll - 2) +
+            ["        ld8     r1 = r1[0]      #"])
+
+
+def chase_data_lines(nxt, stride, base):
+    """The chain's data section (nxt: by element index, the address of the next element), aligned
+    up to a line so that the result words that follow get lines of their own."""
+    out = ["", ".DATA 0x%x" % base]
+    per_line = 8 if stride == "unit" else 1
+    zeros = "" if stride == "unit" else ", 0, 0, 0, 0, 0, 0, 0"  # the rest of the line
+    for k in range(0, len(nxt), per_line):
+        head = "chase_chain: " if k == 0 else "        "
+        out.append("%s.i64 %s%s" % (head, ", ".join("0x%x" % a for a in nxt[k:k + per_line]), zeros))
+    out.append("        .align %d" % LINE_BYTES)
+    return out
+
+
+def chase_program(nbytes, stride, steps, warmup=None, unroll=8, seed=1, base=DEFAULT_BASE, command="", chains=1):
+    """Source text of the pointer-chase packet and the final pointer of chain 0. steps and warmup
+    (default: one pass over a chain, rounded up to a whole loop iteration) are numbers of dependent
+    loads per thread. With chains > 1, chase_chains_program()."""
+    if chains != 1:
+        text, finals = chase_chains_program(nbytes, stride, steps, warmup, unroll, seed, base, command, chains)
+        return text, finals[0]
+    check_chase_loop(steps, unroll, base)
     order = chase_order(nbytes, stride, seed)
     n = len(order)
     if warmup is None:
         warmup = -(-n // unroll) * unroll
-    if warmup < 0 or warmup % unroll:
-        raise ValueError("warm-up (%d) must be a non-negative multiple of the unroll factor %d" % (warmup, unroll))
+    check_warmup(warmup, unroll)
     step_bytes = 8 if stride == "unit" else LINE_BYTES
     nxt = [0] * n                               # by element index (address order): next address
     for k in range(n):
@@ -128,23 +161,82 @@ def chase_program(nbytes, stride, steps, warmup=None, unroll=8, seed=1, base=DEF
         "        loop    i2, step                // warm-up: bring the chain into the caches",
         "        loop    i1, step                // the measured steps",
         "        st8     i3[0] = r1      #       // result = p; end of the thread",
-        "step:   ld8     r1 = r1[0]              // p = *p",
     ]
-    out += ["        ld8     r1 = r1[0]"] * (unroll - 2)
-    if unroll > 1:
-        out.append("        ld8     r1 = r1[0]      #")
-    else:
-        out[-1] = "step:   ld8     r1 = r1[0]      #       // p = *p"
-    out += ["", ".DATA 0x%x" % base]
-    per_line = 8 if stride == "unit" else 1
-    zeros = "" if stride == "unit" else ", 0, 0, 0, 0, 0, 0, 0"  # the rest of the line
-    for k in range(0, n, per_line):
-        head = "chase_chain: " if k == 0 else "        "
-        out.append("%s.i64 %s%s" % (head, ", ".join("0x%x" % a for a in nxt[k:k + per_line]), zeros))
-    out.append("        .align %d" % LINE_BYTES)         # the result word gets a line of its own
+    out += chase_step_lines(unroll)
+    out += chase_data_lines(nxt, stride, base)
     out.append("chase_result: .i64 chase_chain")
     out.append("        .zero %d" % (LINE_BYTES - 8))
     return "\n".join(out) + "\n", final
+
+
+def chase_chains_program(nbytes, stride, steps, warmup=None, unroll=8, seed=1, base=DEFAULT_BASE, command="",
+                         chains=2):
+    """Source text of a pointer chase of `chains` threads, each on a chain of its own, and the
+    expected final pointer of each. The working set's elements in their chase_order() are cut into
+    `chains` equal runs, each closed into a cycle: thread t walks run t (with stride random its
+    lines lie anywhere in the working set, so the threads' loads are independent). Each thread
+    reads its start pointer from chase_result[t] and stores its final pointer there."""
+    if chains < 1:
+        raise ValueError("chains must be at least 1, got %d" % chains)
+    check_chase_loop(steps, unroll, base)
+    order = chase_order(nbytes, stride, seed)
+    n = len(order)
+    if n % chains or n // chains < 2:
+        raise ValueError("%d elements do not split into %d chains of at least two elements each" % (n, chains))
+    m = n // chains
+    if warmup is None:
+        warmup = -(-m // unroll) * unroll
+    check_warmup(warmup, unroll)
+    step_bytes = 8 if stride == "unit" else LINE_BYTES
+    nxt = [0] * n
+    for t in range(chains):
+        run = order[t * m:(t + 1) * m]
+        for j in range(m):
+            nxt[run[j] // step_bytes] = base + run[(j + 1) % m]
+    starts = [base + order[t * m] for t in range(chains)]
+    finals = [base + order[t * m + (warmup + steps) % m] for t in range(chains)]
+    what = {"unit": "8-byte words in address order (unit stride)",
+            "line": "one word per 64-byte line, lines in address order (line stride)",
+            "random": "one word per 64-byte line, lines in a random cyclic order (seed %d)" % seed}[stride]
+    out = [
+        "// Pointer chase -- generated by scripts/gen-pointer-chase; do not edit by hand.",
+        "// Regenerate: %s" % command if command else "//",
+        "//",
+        "// %d threads, each following a cyclic chain of its own. The working set, %d pointers" % (chains, n),
+        "// (%d bytes): %s." % (nbytes, what),
+        "// Its elements in that order are cut into %d runs of %d, each closed into a cycle." % (chains, m),
+        "// Thread t reads its start pointer from chase_result[t], walks %d warm-up steps" % warmup,
+        "// (i2 iterations), then %d measured steps (i1 iterations), %d dependent loads per" % (steps, unroll),
+        "// iteration, and stores its final pointer back to chase_result[t]. The threads' loads do",
+        "// not depend on each other.",
+        "// Expected final pointers, thread 0 first:",
+    ]
+    for k in range(0, chains, 8):
+        out.append("//   %s" % ", ".join("0x%x" % f for f in finals[k:k + 8]))
+    out += [
+        ".PAR",
+        ".ADDRESS chase",
+        ".THREADS %d" % chains,
+        ".I1 %-16s // measured iterations (steps / %d)" % (steps // unroll, unroll),
+        ".I2 %-16s // warm-up iterations" % (warmup // unroll),
+        ".I3 %-16s // &start pointers, then &final pointers" % "chase_result",
+        "",
+        ".CODE",
+        "chase:  sll     r2 = i0, 3              // byte offset of this thread's pointer",
+        "        ld8     r1 = r2[i3]             // p = start pointer of chain i0",
+        "        loop    i2, step                // warm-up: bring the chains into the caches",
+        "        loop    i1, step                // the measured steps",
+        "        st8     r2[i3] = r1     #       // result = p; end of the thread",
+    ]
+    out += chase_step_lines(unroll)
+    out += chase_data_lines(nxt, stride, base)
+    for k in range(0, chains, 8):
+        head = "chase_result: " if k == 0 else "        "
+        out.append("%s.i64 %s" % (head, ", ".join("0x%x" % a for a in starts[k:k + 8])))
+    pad = -(8 * chains) % LINE_BYTES
+    if pad:
+        out.append("        .zero %d" % pad)
+    return "\n".join(out) + "\n", finals
 
 
 # ------------------------------------------------------------------------------------------------
