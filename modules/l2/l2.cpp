@@ -88,8 +88,10 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   sc_time end = arrival;
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
   std::vector<unsigned char> be;
+  // One payload for every piece (prepare_piece sets each field): a payload's construction and
+  // destruction cost more than a line's access.
+  tlm::tlm_generic_payload piece;
   for_each_line_piece(addr, len, line, [&](std::uint64_t a, unsigned off, unsigned n) {
-    tlm::tlm_generic_payload piece;
     sckit::prepare_piece(tx, off, n, piece, be);
     if (hint != nullptr) piece.set_extension(hint);
     const sc_time now = sc_core::sc_time_stamp();
@@ -111,8 +113,8 @@ unsigned int L2::transport_dbg(tlm::tlm_generic_payload& tx) {
   const unsigned len = tx.get_data_length();
   bool ok = true;
   std::vector<unsigned char> be;
+  tlm::tlm_generic_payload piece;  // reused, as in b_transport
   for_each_line_piece(addr, len, geo_.line_bytes(), [&](std::uint64_t a, unsigned off, unsigned n) {
-    tlm::tlm_generic_payload piece;
     sckit::prepare_piece(tx, off, n, piece, be);
     ok = to_bank_[static_cast<int>(bank_of(a))]->transport_dbg(piece) == n && ok;
   });

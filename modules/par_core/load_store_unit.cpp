@@ -70,6 +70,9 @@ LoadStoreUnit::LoadStoreUnit(const CoreConfig& cfg, GlobalMemoryPort& port, int 
       thread_line_count_(static_cast<std::size_t>(threads_per_lane), 0),
       slot_line_(static_cast<std::size_t>(slots), 0),
       line_index_(std::size_t{4} << (64 - __builtin_clzll(static_cast<unsigned long long>(slots)))),
+      lines_(static_cast<std::size_t>(slots)),
+      line_data_(static_cast<std::size_t>(slots) * cfg.line_bytes),
+      line_enable_(static_cast<std::size_t>(slots) * enable_words_),
       thread_done_(static_cast<std::size_t>(threads_per_lane), 0) {}
 
 void LoadStoreUnit::index_line(std::uint32_t i) {
@@ -133,15 +136,8 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
   line_count_ = 0;
   std::fill(thread_done_.begin(), thread_done_.end(), Cycle{0});
   if (!fault_.cause.empty()) fault_ = GlobalFault{};
-  // Every global slot may open a line: make room for that many first, so that the loop below
-  // works on stable pointers.
-  std::size_t globals = 0;
-  for (int s = 0; s < S_; ++s) globals += global[s] != 0;
-  if (globals > lines_.size()) {
-    lines_.resize(globals);
-    line_data_.resize(globals * line_bytes_);
-    line_enable_.resize(globals * enable_words_);
-  }
+  // Room for a line per slot was made at construction, so the loop below works on stable
+  // pointers without counting the global slots first.
   const std::uint64_t* data = state.reg(in.rd);
   const bool write = write_;
   const int size = size_;
@@ -156,48 +152,60 @@ void LoadStoreUnit::begin(const isa::Instruction& in, const std::uint8_t* global
   std::uint32_t* thread_line_count = thread_line_count_.data();
   std::size_t n = 0, count = 0;  // global slots, lines
   bool ascending = true;
-  int k = 0;  // s % T_
-  for (int s = 0; s < S_; ++s, k = k + 1 == T_ ? 0 : k + 1) {
-    if (!global[s]) continue;
-    slots[n++] = s;
-    const std::uint64_t a = addr[s];
-    const std::uint64_t base = a & line_mask;
-    std::uint32_t li;
-    if (count > 0 && lines[count - 1].address == base) {
-      li = static_cast<std::uint32_t>(count - 1);  // neighbouring slots usually share a line
-    } else if (ascending && (count == 0 || base > lines[count - 1].address)) {
-      // Lines so far in ascending address order and this one beyond them: a new line.
-      li = static_cast<std::uint32_t>(count++);
+  // The global slots, found eight flags at a time: often there are few (one thread of a wide
+  // core chasing pointers), and eight slots without one cost one test.
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "flag bytes are read as little-endian words");
+  const int T = T_;
+  const bool t_pow2 = (T & (T - 1)) == 0;
+  for (int w = 0; w < S_; w += 8) {
+    std::uint64_t flags = 0;
+    if (w + 8 <= S_) std::memcpy(&flags, global + w, 8);
+    else for (int i = w; i < S_; ++i) flags |= std::uint64_t{global[i]} << (8 * (i - w));
+    while (flags != 0) {
+      const int byte = __builtin_ctzll(flags) / 8;
+      flags &= ~(std::uint64_t{0xFF} << (8 * byte));
+      const int s = w + byte;
+      const int k = t_pow2 ? (s & (T - 1)) : s % T;  // the slot's thread
+      slots[n++] = s;
+      const std::uint64_t a = addr[s];
+      const std::uint64_t base = a & line_mask;
+      std::uint32_t li;
+      if (count > 0 && lines[count - 1].address == base) {
+        li = static_cast<std::uint32_t>(count - 1);  // neighbouring slots usually share a line
+      } else if (ascending && (count == 0 || base > lines[count - 1].address)) {
+        // Lines so far in ascending address order and this one beyond them: a new line.
+        li = static_cast<std::uint32_t>(count++);
+        Line& l = lines[li];
+        l.address = base;
+        l.threads = 0;
+        l.issued = false;
+        l.done = l.leave = 0;
+        l.first_slot = s;
+        // Only enabled bytes are ever sent or delivered, so the data needs no clearing.
+        if (words == 1) enable[li] = 0;
+        else std::fill_n(enable + li * words, words, std::uint64_t{0});
+      } else {
+        line_count_ = count;
+        li = line_for(base);
+        count = line_count_;
+        ascending = ascending_;
+        if (lines[li].first_slot < 0) lines[li].first_slot = s;
+      }
       Line& l = lines[li];
-      l.address = base;
-      l.threads = 0;
-      l.issued = false;
-      l.done = l.leave = 0;
-      l.first_slot = s;
-      // Only enabled bytes are ever sent or delivered, so the data needs no clearing.
-      if (words == 1) enable[li] = 0;
-      else std::fill_n(enable + li * words, words, std::uint64_t{0});
-    } else {
-      line_count_ = count;
-      li = line_for(base);
-      count = line_count_;
-      ascending = ascending_;
-      if (lines[li].first_slot < 0) lines[li].first_slot = s;
+      const std::uint64_t bit = std::uint64_t{1} << k;
+      if ((l.threads & bit) == 0) {
+        l.threads |= bit;
+        const auto uk = static_cast<std::size_t>(k);
+        thread_lines[uk * L + thread_line_count[uk]++] = li;
+      }
+      slot_line_[static_cast<std::size_t>(s)] = li;
+      const std::size_t off = a - base;
+      // Loads mark the bytes they need (the span read); stores also supply their data. Threads of
+      // one instruction write disjoint or identical bytes; slot order decides, as in the ISA.
+      // Accesses are naturally aligned, so the bytes of one never straddle two mask words.
+      enable[li * words + off / 64] |= mask << (off % 64);
+      if (write) copy_access(line_data + li * line_bytes + off, &data[s], size);
     }
-    Line& l = lines[li];
-    const std::uint64_t bit = std::uint64_t{1} << k;
-    if ((l.threads & bit) == 0) {
-      l.threads |= bit;
-      const auto uk = static_cast<std::size_t>(k);
-      thread_lines[uk * L + thread_line_count[uk]++] = li;
-    }
-    slot_line_[static_cast<std::size_t>(s)] = li;
-    const std::size_t off = a - base;
-    // Loads mark the bytes they need (the span read); stores also supply their data. Threads of
-    // one instruction write disjoint or identical bytes; slot order decides, as in the ISA.
-    // Accesses are naturally aligned, so the bytes of one never straddle two mask words.
-    enable[li * words + off / 64] |= mask << (off % 64);
-    if (write) copy_access(line_data + li * line_bytes + off, &data[s], size);
   }
   line_count_ = count;
   global_count_ = n;

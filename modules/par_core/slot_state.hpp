@@ -40,8 +40,14 @@ class SlotState {
   }
 
   // Packet start: i1..i15 are the packet's values in the slots [0, width) its threads use.
+  // Nothing else writes i1..i15 (docs/isa.md: a destination field holds r0..r15), so a packet with
+  // the values of the previous one and no more slots finds them in place: repeated launches of one
+  // packet, a core's small share of each, write 15 registers x width once.
   void set_inherited(const std::uint64_t (&values)[16], int width) {
+    if (width <= inherited_width_ && std::equal(values + 1, values + 16, inherited_ + 1)) return;
     for (int i = 1; i < 16; ++i) std::fill_n(reg(16 + i), static_cast<std::size_t>(width), values[i]);
+    std::copy(values, values + 16, inherited_);
+    inherited_width_ = width;
   }
   // Thread start state of a round (docs/isa.md §2.2): r = 0, p1..p7 = 0, i0 = first index + slot,
   // in the slots [0, width) that hold its threads. The other slots are never qualified, so nothing
@@ -56,6 +62,8 @@ class SlotState {
 
  private:
   int slots_;
+  std::uint64_t inherited_[16] = {};  // i1..i15 as set_inherited() left them in [0, inherited_width_)
+  int inherited_width_ = 0;
   std::vector<std::uint64_t> regs_;
   std::vector<std::uint8_t> preds_;
 };

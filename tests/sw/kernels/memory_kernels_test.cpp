@@ -259,6 +259,49 @@ TEST(PointerChase, GeneratedChainsEndOnTheExpectedPointer) {
   }
 }
 
+// --chains N: N threads, each on a cycle of its own through a share of the lines (together every
+// line once), end on the pointers the C++ walk reaches and the header lists, in local memory and
+// in device DRAM with threads side by side.
+TEST(PointerChase, ChainsGiveEachThreadItsOwnCycle) {
+  const std::string dir = fresh_dir("chains");
+  const std::string file = generate_chase(dir, "chains", "--bytes 4K --stride random --chains 4 --steps 20 --warmup 8 --unroll 4");
+  const par::isa::Program p = assemble(file);
+  ASSERT_FALSE(p.code.empty());
+  EXPECT_EQ(p.threads, 4);
+  const ProgramData data(p);
+  const std::uint64_t start = data.address("chase_chain"), result = data.address("chase_result");
+  EXPECT_EQ(data.inherited(3), result);
+  std::set<std::uint64_t> seen;
+  std::vector<std::uint64_t> expected;
+  for (std::uint64_t t = 0; t < 4; ++t) {
+    SCOPED_TRACE(t);
+    const std::uint64_t first = data.read(result + 8 * t, 8);
+    std::uint64_t q = first, length = 0;
+    do {
+      EXPECT_TRUE(seen.insert(q).second) << "revisits " << hex(q);
+      ASSERT_LT(q - start, 4096u);
+      q = data.read(q, 8);
+      ASSERT_LE(++length, 64u);
+    } while (q != first);
+    EXPECT_EQ(length, 16u);  // 64 lines in 4 chains
+    expected.push_back(follow(data, first, 28));
+    ASSERT_NE(expected.back(), first);
+  }
+  EXPECT_EQ(seen.size(), 64u);
+  std::string listed = "//   ";
+  for (std::uint64_t e : expected) listed += hex(e) + (e == expected.back() ? "\n" : ", ");
+  EXPECT_NE(read_text(file).find(listed), std::string::npos) << listed;
+  for (const std::string& args : {std::string(), kDeviceDram + " --core.lanes 2 --core.threads_per_lane 2"}) {
+    SCOPED_TRACE(args);
+    const std::string out = dir + (args.empty() ? "/local" : "/dram");
+    const Command c = shell(parsys() + " run " + file + " " + args + " -q --out " + out + " --dump-mem " + hex(result) + ":32");
+    ASSERT_EQ(c.status, 0) << c.out;
+    const std::vector<std::uint8_t> mem = read_bytes(out + "/mem_" + hex(result) + "_32.bin");
+    ASSERT_EQ(mem.size(), 32u);
+    for (std::size_t t = 0; t < 4; ++t) EXPECT_EQ(le64(mem, 8 * t), expected[t]) << "thread " << t;
+  }
+}
+
 // Load-to-use latency by the S / 2S method: a random chain well inside the L2 (16 KiB of the
 // 256 KiB) against one four times the L2 (1 MiB). Measured with the initial device-dram model:
 // 12.0 cycles/load in the L2 (l2.hit_latency 10 + bus.latency_ns 2), 76.4 cycles/load from
@@ -368,6 +411,10 @@ TEST(MemoryKernelFiles, GeneratorsRejectBadArguments) {
   c = shell(script("gen-pointer-chase") + " --steps 12 --unroll 8");
   EXPECT_EQ(c.status, 2);
   EXPECT_NE(c.out.find("steps (12) must be a non-negative multiple of the unroll factor 8"), std::string::npos) << c.out;
+  c = shell(script("gen-pointer-chase") + " --bytes 4K --chains 3");
+  EXPECT_EQ(c.status, 2);
+  EXPECT_NE(c.out.find("gen-pointer-chase: 64 elements do not split into 3 chains of at least two elements each"),
+            std::string::npos) << c.out;
   c = shell(script("gen-stream-sva") + " --elements 12Q");
   EXPECT_EQ(c.status, 2);
   EXPECT_NE(c.out.find("gen-stream-sva: bad size '12Q'"), std::string::npos) << c.out;
