@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "par/plugin/crash_report.hpp"
 #include "par/core/stream_registers.hpp"
@@ -163,6 +164,9 @@ bool Platform::build_device_side() {
   const bool dram_behind = cfg_.memory == MemorySystem::Dram || (l2_ && l2_->builtin_banks());
   if (dram_behind && !dram_plugin_) dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
+  std::vector<std::uint64_t> core_slots;  // per-instance options may give cores different shapes
+  for (std::size_t c = 0; c < cores_.size(); ++c) core_slots.push_back(static_cast<std::uint64_t>(core_cfgs_[c].slots()));
+  scheduler_->set_core_slots(std::move(core_slots));
   return true;
 }
 
