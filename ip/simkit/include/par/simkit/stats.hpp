@@ -30,6 +30,7 @@
 namespace par::simkit {
 
 class StatGroup;
+class Formula;
 namespace detail {
 struct StatsAccess;
 struct Scope;
@@ -152,6 +153,7 @@ class StatView {
   friend struct detail::StatsAccess;
   StatView(const StatGroup& group, const Json& node, bool live, int depth, const detail::Scope* parent)
       : group_(&group), node_(&node), parent_(parent), live_(live), depth_(depth) {}
+  double formula_below(const Formula& f) const;
   const StatGroup* group_;
   const Json* node_;  // this group's object in the tree being evaluated
   const detail::Scope* parent_;  // the enclosing group, when known
