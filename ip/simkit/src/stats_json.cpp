@@ -492,6 +492,15 @@ Json StatGroup::diff(const StatSnapshot& later, const StatSnapshot& earlier) con
   return out;
 }
 
+Json StatGroup::to_json(const StatSnapshot& values) const {
+  Json out = Json::object();
+  CaptureReader reader(StatsAccess::words(values));
+  CaptureDiff(reader, nullptr).group(*this, out);
+  if (!reader.at_end()) throw std::logic_error("statistics capture does not match the tree");
+  StatsAccess::fill_formulas(*this, out, false);
+  return out;
+}
+
 const Json* find_stat(const Json& tree, std::string_view path) {
   if (path.empty()) return nullptr;
   const Json* node = &tree;

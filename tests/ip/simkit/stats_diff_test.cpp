@@ -326,3 +326,36 @@ TEST(StatsFormula, FormulasReadSumsThatReachOutOfTheirGroup) {
 
 }  // namespace
 }  // namespace par::simkit
+
+namespace par::simkit {
+namespace {
+
+// The tree of a capture is the snapshot of its moment, whatever happened since; only live
+// formulas (which read the present) are null. A watchdog thread writes such a tree while the
+// statistics it came from go on changing.
+TEST(StatsCapture, TheTreeOfACaptureIsTheSnapshotOfItsMoment) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  core.cycles += 100;
+  core.insts += 250;
+  core.host_s += 0.5;
+  core.latency.sample(4);
+  core.latency.sample(25);
+  const StatSnapshot then = root.capture();
+  Json expected = root.snapshot();
+  core.cycles += 1000;
+  core.latency.sample(1);
+  const Json tree = root.to_json(then);
+  EXPECT_TRUE(tree["platform"]["core0"]["live_cycles"]["value"].is_null());
+  EXPECT_EQ(expected["platform"]["core0"]["live_cycles"]["value"], 100.0);
+  expected["platform"]["core0"]["live_cycles"]["value"] = nullptr;
+  EXPECT_EQ(tree, expected);
+  EXPECT_EQ(tree["platform"]["core0"]["ipc"]["value"], 2.5);
+  StatGroup other;
+  other.counter("x", "things", "another tree");
+  EXPECT_THROW(other.to_json(then), std::logic_error);
+}
+
+}  // namespace
+}  // namespace par::simkit
