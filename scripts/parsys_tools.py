@@ -13,18 +13,29 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-DEFAULT_PARSYS = os.path.join(ROOT, "build", "release", "platform", "parsys")
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(SCRIPTS, ".."))
+# The scripts run from the source tree (ROOT = the checkout: platform/configs, sw/kernels, the binary
+# in build/release/platform) or from an install tree (`cmake --install`, cmake/ParsysPackage.cmake:
+# ROOT = <prefix>/share/parsys with configs/ and kernels/, the binary in <prefix>/bin).
+INSTALLED = os.path.isdir(os.path.join(ROOT, "kernels")) and not os.path.isdir(os.path.join(ROOT, "sw"))
+CONFIGS = os.path.join(ROOT, "configs") if INSTALLED else os.path.join(ROOT, "platform", "configs")
+KERNELS = os.path.join(ROOT, "kernels") if INSTALLED else os.path.join(ROOT, "sw", "kernels")
+DEFAULT_PARSYS = (os.path.normpath(os.path.join(ROOT, "..", "..", "bin", "parsys")) if INSTALLED
+                  else os.path.join(ROOT, "build", "release", "platform", "parsys"))
+PARSYS_HELP = ("parsys binary (default $PARSYS, else <prefix>/bin/parsys from an install tree, else "
+               "build/release/platform/parsys, built if missing)")
 
 
 def find_parsys(explicit=None, build=True):
-    """The parsys binary: `explicit`, else $PARSYS, else build/release/platform/parsys, which is
-    built with scripts/build release --target parsys (not the tests) when it does not exist (and
-    `build` is true)."""
+    """The parsys binary: `explicit`, else $PARSYS, else the tree's own: <prefix>/bin/parsys in an
+    install tree, build/release/platform/parsys in the source tree, which is built with
+    scripts/build release --target parsys (not the tests) when it does not exist (and `build` is
+    true)."""
     path = explicit or os.environ.get("PARSYS") or DEFAULT_PARSYS
     if os.path.isfile(path) and os.access(path, os.X_OK):
         return path
-    if explicit or os.environ.get("PARSYS") or not build:
+    if explicit or os.environ.get("PARSYS") or not build or INSTALLED:
         sys.exit("parsys binary not found: %s" % path)
     print("building parsys (scripts/build release --target parsys) ...", file=sys.stderr)
     subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True)
@@ -260,7 +271,7 @@ def require_plot(study, no_plot):
     missing) and `no_plot` is false, so a long study does not end without its chart."""
     if no_plot:
         return
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "plot"), "--check"], stdout=subprocess.PIPE,
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot"), "--check"], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         sys.exit("%s: %s (or give --no-plot for the CSV only)" % (study, p.stdout.strip()))

@@ -152,6 +152,8 @@ void CoreStatistics::update(const CoreStats& s) {
   global_limit_stalls_->set(static_cast<std::uint64_t>(s.ls_limit_stall_cycles));
   host_seconds_->set(s.host_seconds);
   if (prefetch_) prefetch_->update(s.prefetch);
+  // No context group (functional mode, or a frontend that does not select among contexts): no
+  // counter is left to set.
   if (per_context_.empty()) return;
   for (int u = 0; u < isa::kBackendUnits; ++u)
     for (int k = 0; k < kIdleCauses; ++k) {
@@ -159,8 +161,12 @@ void CoreStatistics::update(const CoreStats& s) {
       for (const ContextCounters& c : s.contexts) sum += c.idle[static_cast<std::size_t>(u)][static_cast<std::size_t>(k)];
       context_idle_[u][k]->set(static_cast<std::uint64_t>(sum));
     }
-  for (std::size_t c = 0; c < per_context_.size() && c < s.contexts.size(); ++c) {
-    const ContextCounters& from = s.contexts[c];
+  // `s` has no context entries before the core's first share (a core that got no threads) and
+  // may have fewer than the group: a context missing from `s` has counted nothing, so its
+  // counters are set to 0 too. Every counter comes from `s` alone, never from an earlier update.
+  const ContextCounters nothing;
+  for (std::size_t c = 0; c < per_context_.size(); ++c) {
+    const ContextCounters& from = c < s.contexts.size() ? s.contexts[c] : nothing;
     PerContext& to = per_context_[c];
     to.slots->set(static_cast<std::uint64_t>(from.slots));
     to.rounds->set(static_cast<std::uint64_t>(from.rounds));

@@ -22,7 +22,8 @@ class CoreStatistics {
   CoreStatistics(const std::string& name, int lanes, int threads_per_lane, int rob_size, int contexts = 0,
                  bool prefetch = false);
   simkit::StatGroup& group() { return group_; }
-  // Sets the counters to `s` (accumulated over the packets run so far).
+  // Sets every counter to `s` (accumulated over the packets run so far), whatever an earlier
+  // update set: a core that got no threads shows zeros (and null ratios, over 0 cycles).
   void update(const CoreStats& s);
 
  private:

@@ -2,22 +2,30 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace par::sched {
 
 DispatchLogic::DispatchLogic(const SchedulerConfig& cfg, std::size_t cores)
+    : DispatchLogic(cfg, std::vector<std::uint64_t>(cores, 1)) {}
+
+DispatchLogic::DispatchLogic(const SchedulerConfig& cfg, std::vector<std::uint64_t> core_slots)
     : policy_(checked(cfg).policy),
       chunk_(cfg.chunk_threads),
       overlap_(cfg.overlap_packets),
       depth_(cfg.queue_depth),
-      core_busy_(cores, false) {
-  if (cores == 0) throw std::invalid_argument("thread scheduler: no PAR core is bound to `cores`");
+      core_slots_(std::move(core_slots)),
+      core_busy_(core_slots_.size(), false) {
+  if (core_slots_.empty()) throw std::invalid_argument("thread scheduler: no PAR core is bound to `cores`");
+  for (std::size_t c = 0; c < core_slots_.size(); ++c)
+    if (core_slots_[c] == 0)
+      throw std::invalid_argument("thread scheduler: core " + std::to_string(c) + " has no thread slot");
 }
 
 std::uint64_t DispatchLogic::submit(const Command& cmd) {
   if (full()) throw std::logic_error("DispatchLogic::submit: the queue is full");
   Packet p{++submitted_, cmd, State::Queued, {}, ChunkCursor(cmd.threads, chunk_), 0, false};
-  if (policy_ == Policy::Static) p.static_pending = static_shares(cmd.threads, cores());
+  if (policy_ == Policy::Static) p.static_pending = static_shares(cmd.threads, core_slots_);
   packets_.push_back(std::move(p));
   ++queued_;
   ++outstanding_;

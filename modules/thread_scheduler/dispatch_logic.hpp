@@ -48,6 +48,9 @@ class DispatchLogic {
  public:
   // Throws std::invalid_argument for an invalid configuration or no core.
   DispatchLogic(const SchedulerConfig& cfg, std::size_t cores);
+  // Cores of different shapes: each core's thread slots (L x T), in core order, weigh its static
+  // share (static_shares).
+  DispatchLogic(const SchedulerConfig& cfg, std::vector<std::uint64_t> core_slots);
 
   std::size_t cores() const { return core_busy_.size(); }
   bool core_busy(std::size_t core) const { return core_busy_.at(core); }
@@ -109,6 +112,7 @@ class DispatchLogic {
   std::int64_t chunk_;
   bool overlap_;
   std::uint64_t depth_;
+  std::vector<std::uint64_t> core_slots_;
   std::vector<bool> core_busy_;
   std::deque<Packet> packets_;  // from the lowest unfinished sequence number on
   std::uint64_t submitted_ = 0, completed_ = 0, queued_ = 0, outstanding_ = 0, failed_seq_ = 0;

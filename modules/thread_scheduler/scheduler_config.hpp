@@ -15,7 +15,7 @@ namespace par::sched {
 
 // How a packet's threads are divided among the cores.
 enum class Policy {
-  Static,   // C contiguous shares of ceil(N / C) threads, share c on core c
+  Static,   // C contiguous shares in proportion to each core's L x T (ceil(N / C) for equal shapes), share c on core c
   Dynamic,  // chunks of chunk_threads threads, in thread order, each to the first free core
 };
 const char* to_string(Policy p);  // the option spelling: "static", "dynamic"

@@ -18,8 +18,15 @@ struct Share {
 
 bool operator==(const Share& a, const Share& b);
 
-// The static policy: C contiguous shares of ceil(N / C) threads (the last ones shorter or empty),
-// share c for core c; empty shares are left out. N <= 0 gives no share.
+// The static policy, weighed by the cores' thread slots (L x T each, in core order): with
+// g = gcd of the slots and w_c = slots_c / g, every unit of weight takes q = ceil(N / sum w_c)
+// threads, and share c is the contiguous range [q * (w_0 + .. + w_{c-1}), q * (w_0 + .. + w_c))
+// cut at N (the last ones shorter or empty). So every core but the last busy one runs the same
+// q / g rounds whatever its shape, and equal shapes give C shares of ceil(N / C) threads.
+// Empty shares are left out; N <= 0 gives no share. Throws std::invalid_argument for no core or
+// a core with no slot.
+std::vector<Share> static_shares(std::int64_t threads, const std::vector<std::uint64_t>& core_slots);
+// Cores of one shape: C contiguous shares of ceil(N / C) threads.
 std::vector<Share> static_shares(std::int64_t threads, std::size_t cores);
 
 // The dynamic policy: consecutive chunks of `chunk` threads (the last one shorter), handed out

@@ -61,7 +61,11 @@ ThreadScheduler::ThreadScheduler(sc_core::sc_module_name name, const SchedulerCo
 }
 
 void ThreadScheduler::end_of_elaboration() {
-  logic_ = std::make_unique<DispatchLogic>(cfg_, cores.size());
+  if (core_slots_.empty()) core_slots_.assign(cores.size(), 1);
+  if (core_slots_.size() != cores.size())
+    throw std::invalid_argument(std::string(name()) + ": " + std::to_string(cores.size()) + " cores bound to `cores` but " +
+                                std::to_string(core_slots_.size()) + " core shapes given (set_core_slots)");
+  logic_ = std::make_unique<DispatchLogic>(cfg_, core_slots_);
   if (static_cast<std::size_t>(core_irq.size()) != cores.size())
     throw std::invalid_argument(std::string(name()) + ": " + std::to_string(cores.size()) + " cores bound to `cores` but " +
                                 std::to_string(core_irq.size()) + " completion lines to `core_irq`");

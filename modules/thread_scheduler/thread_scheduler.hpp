@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -73,6 +74,11 @@ class ThreadScheduler : public sc_core::sc_module {
   ThreadScheduler(sc_core::sc_module_name name, const SchedulerConfig& cfg = SchedulerConfig());
 
   const SchedulerConfig& config() const { return cfg_; }
+  // The thread slots (L x T) of each core, in `cores` binding order, for cores of different
+  // shapes: the static policy gives each core a share in proportion (README.md "Behaviour").
+  // Call before the end of elaboration; not called = all cores alike. A count different from
+  // the number of bindings, or a 0, is an error at the end of elaboration.
+  void set_core_slots(std::vector<std::uint64_t> slots) { core_slots_ = std::move(slots); }
   // Number of `cores` bindings (0 before the end of elaboration).
   std::size_t core_count() const { return logic_ != nullptr ? logic_->cores() : 0; }
   simkit::StatGroup& stats() { return stats_group_; }
@@ -136,6 +142,7 @@ class ThreadScheduler : public sc_core::sc_module {
   const SchedulerConfig cfg_;
   const sc_core::sc_time register_latency_;
   const sc_core::sc_time dispatch_latency_;
+  std::vector<std::uint64_t> core_slots_;  // empty: all cores alike
   std::unique_ptr<DispatchLogic> logic_;  // created when the number of cores is known
   StagingRegisters staging_;
   simkit::StatGroup stats_group_;

@@ -462,11 +462,12 @@ bool simulate(platform::Platform& plat, const platform::PlatformConfig& cfg, con
   limits.stuck_grace_seconds = cfg.run.stuck_grace_seconds;
   // A model stuck in a call ignores Ctrl-C and the limit: the run's watchdog ends the process
   // after this (platform/src/run_watchdog.hpp), with the statistics so far but without the report.
-  limits.on_stuck = [&](platform::RunStop) {
-    std::cerr << "parsys: " << plat.error() << '\n';
+  // It runs on the watchdog's thread: only the StuckRun, never `plat`, whose models may still run.
+  limits.on_stuck = [&](const platform::StuckRun& stuck) {
+    std::cerr << "parsys: " << stuck.message << '\n';
     if (req.out_dir.empty()) return;
-    const std::string e =
-        platform::write_output_dir(req.out_dir, plat.stats(), reg.effective_ini(), reg.effective_json(), {}, {});
+    const std::string e = platform::write_output_dir(req.out_dir, stuck.stats, stuck.table, reg.effective_ini(),
+                                                     reg.effective_json(), {}, {});
     if (!e.empty()) std::cerr << "parsys: " << e << '\n';
   };
   platform::install_interrupt_handler();

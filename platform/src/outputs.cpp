@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 #include "report.hpp"
 #include "version.hpp"
@@ -119,20 +120,26 @@ std::string write_text_file(const std::string& path, const std::string& text) {
 std::string write_output_dir(const std::string& dir, const PlatformStats& stats, const std::string& config_ini,
                              const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
                              const std::vector<core::ThreadRegisters>& registers) {
-  // replace: a string that is not UTF-8 (a file name) must not lose the whole document.
-  const auto json_text = [](const simkit::Json& j) {
-    return j.dump(2, ' ', false, simkit::Json::error_handler_t::replace) + '\n';
-  };
   // One document for both statistics files: the per-launch difference trees are the costly part.
   simkit::Json stats_json = stats.to_json();
   std::ostringstream table;
   stats.write_table(table, &stats_json);
+  return write_output_dir(dir, std::move(stats_json), table.str(), config_ini, config_json, dumps, registers);
+}
+
+std::string write_output_dir(const std::string& dir, simkit::Json stats_json, const std::string& stats_table,
+                             const std::string& config_ini, const simkit::Json& config_json,
+                             const std::vector<MemoryDump>& dumps, const std::vector<core::ThreadRegisters>& registers) {
+  // replace: a string that is not UTF-8 (a file name) must not lose the whole document.
+  const auto json_text = [](const simkit::Json& j) {
+    return j.dump(2, ' ', false, simkit::Json::error_handler_t::replace) + '\n';
+  };
   stats_json["parsys_version"] = kVersion;
   // '$' members are metadata that --config skips, so config.json can be given back as it is.
   simkit::Json config = {{"$parsys_version", kVersion}};
   config.update(config_json);
   std::vector<std::pair<std::string, std::string>> files{{"stats.json", json_text(stats_json)},
-                                                         {"stats.txt", table.str()},
+                                                         {"stats.txt", stats_table},
                                                          {"config.ini", "# parsys " + std::string(kVersion) + "\n" + config_ini},
                                                          {"config.json", json_text(config)}};
   for (const MemoryDump& d : dumps) {

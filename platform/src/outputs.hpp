@@ -40,6 +40,11 @@ std::string prepare_output_file(const std::string& path, const std::string& what
 std::string write_output_dir(const std::string& dir, const PlatformStats& stats, const std::string& config_ini,
                              const simkit::Json& config_json, const std::vector<MemoryDump>& dumps,
                              const std::vector<core::ThreadRegisters>& registers);
+// The same with the statistics given as stats.json's document and stats.txt's text (a stuck
+// run's, PlatformStats::published_json).
+std::string write_output_dir(const std::string& dir, simkit::Json stats_json, const std::string& stats_table,
+                             const std::string& config_ini, const simkit::Json& config_json,
+                             const std::vector<MemoryDump>& dumps, const std::vector<core::ThreadRegisters>& registers);
 
 // Writes `text` to `path`; an error message naming the file and the reason, or "".
 std::string write_text_file(const std::string& path, const std::string& text);

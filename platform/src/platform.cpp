@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "par/plugin/crash_report.hpp"
 #include "par/core/stream_registers.hpp"
@@ -23,8 +24,22 @@ namespace {
 // Physical addresses are 48 bits wide; the host's window onto the device ends there.
 constexpr std::uint64_t kAddressSpaceEnd = 1ull << 48;
 
-std::string at_simulated_now() {
-  return " at " + simkit::format_fixed(sc_core::sc_time_stamp().to_seconds() * 1e6, 3) + " us simulated";
+std::string at_simulated(double ns) { return " at " + simkit::format_fixed(ns * 1e-3, 3) + " us simulated"; }
+std::string at_simulated_now() { return at_simulated(sc_core::sc_time_stamp().to_seconds() * 1e9); }
+
+// How a run stopped by Ctrl-C or the host-time limit is told: the error line and stats.json's
+// "end". `at` is " at X us simulated"; `stuck` names what did not return to the run loop (the
+// watchdog's case), or is "".
+struct StopText {
+  std::string error, status, reason;
+};
+StopText stop_text(RunStop why, double max_host_seconds, const std::string& at, const std::string& stuck) {
+  const std::string but = stuck.empty() ? "" : ", but " + stuck;
+  if (why == RunStop::Interrupted)
+    return {"interrupted" + at + but + "; the statistics cover the run so far", "interrupted", "Ctrl-C (SIGINT)" + at + but};
+  const std::string e = "stopped after " + simkit::format_fixed(max_host_seconds, 1) +
+                        " host seconds (--max-host-seconds)" + at + but + "; the statistics cover the run so far";
+  return {e, "host_time_limit", e};
 }
 }  // namespace
 
@@ -163,6 +178,9 @@ bool Platform::build_device_side() {
   const bool dram_behind = cfg_.memory == MemorySystem::Dram || (l2_ && l2_->builtin_banks());
   if (dram_behind && !dram_plugin_) dram_ = std::make_unique<dram::Dram>("dram", cfg_.dram);
   scheduler_ = std::make_unique<sched::ThreadScheduler>("scheduler", cfg_.scheduler);
+  std::vector<std::uint64_t> core_slots;  // per-instance options may give cores different shapes
+  for (std::size_t c = 0; c < cores_.size(); ++c) core_slots.push_back(static_cast<std::uint64_t>(core_cfgs_[c].slots()));
+  scheduler_->set_core_slots(std::move(core_slots));
   return true;
 }
 
@@ -630,20 +648,22 @@ bool Platform::run_to_end(const RunLimits& limits) {
   RunStop stop = RunStop::Finished;
   try {
     // A model stuck inside a call (a plug-in that never returns, also while the data is loaded)
-    // polls nothing: the watchdog then records the end here and the caller's on_stuck writes the
-    // output. It is disarmed when this block is left.
+    // polls nothing: the watchdog then hands the caller's on_stuck the statistics published at
+    // the last safe point (stuck_run). It is disarmed when this block is left.
     std::optional<RunWatchdog> watchdog;
     if (limits.on_stuck)
-      watchdog.emplace(limits.max_host_seconds, limits.stuck_grace_seconds, [this, &limits](RunStop why) {
-        end_stuck(why, limits);
-        limits.on_stuck(why);
-      });
+      watchdog.emplace(limits.max_host_seconds, limits.stuck_grace_seconds,
+                       [this, &limits](RunStop why) { limits.on_stuck(stuck_run(why, limits)); });
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     error_ = load_global_data();
     if (!error_.empty()) return false;
     RunLimits run_limits = limits;
     run_limits.window = stats_window();
     run_limits.on_window = [this](sc_core::sc_time end) { stats_->sample_window(end, launches_done(*scheduler_)); };
+    if (limits.on_stuck) {  // the watchdog's statistics, refreshed between slices
+      run_limits.at_safe_point = [this] { publish_stats(); };
+      publish_stats();
+    }
     // Inside a packet that never returns to SystemC (functional mode) the cores poll the same
     // Ctrl-C flag and host-time limit themselves.
     RunStop requested = RunStop::Finished;
@@ -697,7 +717,7 @@ bool Platform::run_to_end(const RunLimits& limits) {
       stats_->set_end("deadlock", error_);
       return false;
     case RunStop::Interrupted:
-    case RunStop::HostTimeLimit: record_stop(stop, limits.max_host_seconds, ""); return false;
+    case RunStop::HostTimeLimit: record_stop(stop, limits.max_host_seconds); return false;
   }
   if (master_ && !master_->ok()) {
     error_ = master_->error();
@@ -710,31 +730,42 @@ bool Platform::run_to_end(const RunLimits& limits) {
   return true;
 }
 
-void Platform::record_stop(RunStop why, double max_host_seconds, const std::string& stuck) {
-  const std::string at = at_simulated_now();
-  const std::string but = stuck.empty() ? "" : ", but " + stuck;
-  if (why == RunStop::Interrupted) {
-    interrupted_ = true;
-    error_ = "interrupted" + at + but + "; the statistics cover the run so far";
-    stats_->set_end("interrupted", "Ctrl-C (SIGINT)" + at + but);
-  } else {
-    error_ = "stopped after " + simkit::format_fixed(max_host_seconds, 1) + " host seconds (--max-host-seconds)" + at +
-             but + "; the statistics cover the run so far";
-    stats_->set_end("host_time_limit", error_);
-  }
+void Platform::record_stop(RunStop why, double max_host_seconds) {
+  const StopText t = stop_text(why, max_host_seconds, at_simulated_now(), "");
+  interrupted_ = why == RunStop::Interrupted;
+  error_ = t.error;
+  stats_->set_end(t.status, t.reason);
 }
 
-// Runs on the watchdog's thread while SystemC's thread is stuck in a call that does not return:
-// it reads the state that thread left (nothing changes it any more) and closes the statistics.
-void Platform::end_stuck(RunStop why, const RunLimits& limits) {
-  host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start_).count();
-  sim_time_ = sc_core::sc_time_stamp();
-  stopped_early_ = true;
+void Platform::publish_stats() {
+  stats_->publish(sc_core::sc_time_stamp().to_default_time_units(), launches_done(*scheduler_));
+}
+
+// Runs on the watchdog's thread while SystemC's thread is inside a call that has not returned:
+// that thread may still be running (a slow model, an endless loop), so nothing here reads the
+// models, the trace buffers or this object's run state. The statistics are those SystemC's
+// thread published at its last safe point (between two slices, under PlatformStats' lock); the
+// plug-in being called is an atomic; the traces are not written.
+StuckRun Platform::stuck_run(RunStop why, const RunLimits& limits) const {
   const char* plugin_call = plugin::plugin_call_in_progress();
-  record_stop(why, limits.max_host_seconds,
-              std::string(plugin_call != nullptr ? plugin_call : "a model of the simulation") + " did not return within " +
-                  simkit::format_fixed(limits.stuck_grace_seconds, 1) + " host seconds");
-  close_stats();
+  const std::string stuck = std::string(plugin_call != nullptr ? plugin_call : "a model of the simulation") +
+                            " did not return within " + simkit::format_fixed(limits.stuck_grace_seconds, 1) +
+                            " host seconds";
+  const double at_ns = stats_->published_ns();
+  const StopText t = stop_text(why, limits.max_host_seconds, at_simulated(at_ns), stuck);
+  StuckRun r;
+  r.why = why;
+  r.message = t.error;
+  try {
+    r.stats = stats_->published_json(t.status, t.reason);
+    std::ostringstream table;
+    stats_->write_published_table(table, r.stats);
+    r.table = table.str();
+  } catch (const std::exception& e) {  // on this thread an exception would end the process unwritten
+    r.stats = {{"end", {{"status", t.status}, {"reason", t.reason + "; statistics unavailable: " + e.what()}}}};
+    r.table.clear();
+  }
+  return r;
 }
 
 }  // namespace par::platform

@@ -110,10 +110,13 @@ class Platform {
   std::vector<simkit::StatGroup*> module_stats();
   void close_stats();  // final window sample, run totals, launch times
   bool run_to_end(const RunLimits& limits);  // run() before it records how the run ended
-  // Records a run stopped by Ctrl-C or the host-time limit in error() and stats.json's "end";
-  // `stuck` names what did not return to the run loop (the watchdog's case), or is "".
-  void record_stop(RunStop why, double max_host_seconds, const std::string& stuck);
-  void end_stuck(RunStop why, const RunLimits& limits);  // the watchdog's case: close the statistics
+  // Records a run stopped by Ctrl-C or the host-time limit in error() and stats.json's "end".
+  void record_stop(RunStop why, double max_host_seconds);
+  // At a safe point of SystemC's thread: the statistics so far, for stuck_run().
+  void publish_stats();
+  // The watchdog's case, on its own thread while SystemC's may still run: what publish_stats()
+  // left and atomics only, never the models or this object's other members.
+  StuckRun stuck_run(RunStop why, const RunLimits& limits) const;
   std::string write_traces();  // the timeline and VCD files; an error message or ""
   sc_core::sc_time stats_window() const;  // run.stats_window_cycles as simulated time
   runtime::RuntimeConfig runtime_config() const;  // the host runtime's master.*, completed from the platform

@@ -112,8 +112,14 @@ simkit::Json PlatformStats::to_json() const {
 void PlatformStats::write_table(std::ostream& os, const simkit::Json* doc) const {
   os << "# total\n";
   root_.write_table(os);
-  for (const auto* samples : {&launches_, &windows_}) {
-    const simkit::Json* built = doc != nullptr ? &(*doc)[samples == &launches_ ? "launches" : "windows"] : nullptr;
+  write_sample_tables(os, doc, launches_, windows_);
+}
+
+void PlatformStats::write_sample_tables(std::ostream& os, const simkit::Json* doc,
+                                        const std::vector<StatsSample>& launches,
+                                        const std::vector<StatsSample>& windows) const {
+  for (const auto* samples : {&launches, &windows}) {
+    const simkit::Json* built = doc != nullptr ? &(*doc)[samples == &launches ? "launches" : "windows"] : nullptr;
     for (std::size_t i = 0; i < samples->size(); ++i) {
       const StatsSample& s = (*samples)[i];
       if (s.values.empty()) continue;
@@ -122,6 +128,42 @@ void PlatformStats::write_table(std::ostream& os, const simkit::Json* doc) const
       else root_.write_table(os, tree(*samples, i));
     }
   }
+}
+
+void PlatformStats::publish(double simulated_ns, std::uint64_t launches_done) {
+  refresh(launches_done);
+  simulated_ns_->set(simulated_ns);
+  simkit::StatSnapshot values = root_.capture();
+  const std::lock_guard<std::mutex> lock(published_mutex_);
+  published_.values = std::move(values);
+  // Samples are only ever appended (their timing is added after the run, when nothing reads
+  // these copies any more): copy the new ones.
+  for (std::size_t i = published_.launches.size(); i < launches_.size(); ++i) published_.launches.push_back(launches_[i]);
+  for (std::size_t i = published_.windows.size(); i < windows_.size(); ++i) published_.windows.push_back(windows_[i]);
+  published_.simulated_ns = simulated_ns;
+}
+
+double PlatformStats::published_ns() const {
+  const std::lock_guard<std::mutex> lock(published_mutex_);
+  return published_.simulated_ns;
+}
+
+// The tree's layout (groups, names, units, start_) does not change during the run: only the
+// values do, and those come from the copies.
+simkit::Json PlatformStats::published_json(const std::string& status, const std::string& reason) const {
+  const std::lock_guard<std::mutex> lock(published_mutex_);
+  simkit::Json j = published_.values.empty() ? simkit::Json::object() : root_.to_json(published_.values);
+  j["launches"] = samples_json(published_.launches, "seq");
+  j["windows"] = samples_json(published_.windows, "index");
+  j["end"] = {{"status", status}, {"reason", reason}};
+  return j;
+}
+
+void PlatformStats::write_published_table(std::ostream& os, const simkit::Json& doc) const {
+  os << "# total\n";
+  root_.write_table(os, doc);
+  const std::lock_guard<std::mutex> lock(published_mutex_);
+  write_sample_tables(os, &doc, published_.launches, published_.windows);
 }
 
 std::uint64_t launches_done(const sched::ThreadScheduler& scheduler) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -75,6 +76,19 @@ class PlatformStats {
   // `doc`, when given, is to_json()'s document: its sample trees are reused, not computed again.
   void write_table(std::ostream& os, const simkit::Json* doc = nullptr) const;
 
+  // For a thread that must not read the models (the run's watchdog, while SystemC's thread may
+  // still be running inside a call): at each safe point SystemC's thread brings the tree up to
+  // date and publishes a copy of its values and of the samples so far, under a lock; the other
+  // thread builds the document from that copy only.
+  void publish(double simulated_ns, std::uint64_t launches_done);
+  // The time of the last publish() (0 before the first).
+  double published_ns() const;
+  // to_json()'s document as of the last publish(), with "end" = {status, reason}; live formulas
+  // (a plug-in's own statistics) are null. Safe on any thread.
+  simkit::Json published_json(const std::string& status, const std::string& reason) const;
+  // write_table() of published_json()'s document.
+  void write_published_table(std::ostream& os, const simkit::Json& doc) const;
+
  private:
   simkit::StatGroup root_;
   std::vector<core::ParCore*> cores_;
@@ -84,6 +98,17 @@ class PlatformStats {
   simkit::Counter *thread_instructions_, *launches_done_;
   simkit::Json tree(const std::vector<StatsSample>& samples, std::size_t i) const;
   simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* index_name) const;
+  void write_sample_tables(std::ostream& os, const simkit::Json* doc, const std::vector<StatsSample>& launches,
+                           const std::vector<StatsSample>& windows) const;
+
+  // What publish() left: read by other threads under published_mutex_ only.
+  struct Published {
+    simkit::StatSnapshot values;  // empty before the first publish()
+    std::vector<StatsSample> launches, windows;  // copies of the samples so far
+    double simulated_ns = 0;
+  };
+  mutable std::mutex published_mutex_;
+  Published published_;
 
   simkit::StatSnapshot start_;  // the values before the first sample
   std::vector<const simkit::Stat*> tracked_;  // null: not in this platform

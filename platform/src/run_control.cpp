@@ -108,6 +108,7 @@ RunStop run_simulation(const RunLimits& limits, const std::function<std::string(
     const double slice_s = std::chrono::duration<double>(now - before).count();
     if (slice_s < 0.02) slice *= 2;
     else if (slice_s > 0.2 && slice > sc_core::sc_time(1, sc_core::SC_NS)) slice /= 2;
+    if (limits.at_safe_point) limits.at_safe_point();
     if (interrupt_requested()) {
       stop = RunStop::Interrupted;
       break;

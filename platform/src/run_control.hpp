@@ -9,9 +9,12 @@
 
 #include <systemc>
 
+#include "par/simkit/json.hpp"
+
 namespace par::platform {
 
 enum class RunStop;
+struct StuckRun;
 
 struct RunLimits {
   double max_host_seconds = 0;  // 0 = none
@@ -24,8 +27,12 @@ struct RunLimits {
   // loop `stuck_grace_seconds` later (a model stuck inside a call), on_stuck runs on a watchdog
   // thread (run_watchdog.hpp; Platform::run sets one up) to write what it can, and the process
   // ends (exit status 130 for Ctrl-C, 1 for the limit). Without on_stuck there is no watchdog.
+  // SystemC's thread may still be running then, so on_stuck gets only what that thread published
+  // at its last safe point (StuckRun) and must not read the models.
   double stuck_grace_seconds = 3;
-  std::function<void(RunStop)> on_stuck;
+  std::function<void(const StuckRun&)> on_stuck;
+  // Called on SystemC's thread after each slice, at a safe point: no model is in a call.
+  std::function<void()> at_safe_point;
 };
 
 enum class RunStop {
@@ -33,6 +40,15 @@ enum class RunStop {
   Starved,        // nothing left to run before the work was done: a deadlock
   Interrupted,    // Ctrl-C
   HostTimeLimit,  // RunLimits::max_host_seconds
+};
+
+// A run whose simulation did not come back (RunLimits::on_stuck): built on the watchdog's thread
+// from what SystemC's thread published at its last safe point and from atomics only.
+struct StuckRun {
+  RunStop why = RunStop::Interrupted;
+  std::string message;  // the one line for stderr, without "parsys: "
+  simkit::Json stats;   // stats.json's document as of the last safe point, "end" saying why
+  std::string table;    // stats.txt of the same
 };
 
 // Ctrl-C (SIGINT) sets a flag that run_simulation() polls between slices; a second Ctrl-C

@@ -16,10 +16,11 @@ namespace par::platform {
 class RunWatchdog {
  public:
   // Watches from now on. When Ctrl-C arrives or `max_host_seconds` (0: none) have passed and the
-  // watchdog is still armed `grace_seconds` later, it calls on_stuck(why) on its own thread (the
-  // simulation's thread is stuck: on_stuck writes what it can) and ends the process with exit
-  // status 130 (Ctrl-C) or 1. Should on_stuck itself not return within 10 s, the process ends
-  // anyway with a line on stderr.
+  // watchdog is still armed `grace_seconds` later, it calls on_stuck(why) on its own thread and
+  // ends the process with exit status 130 (Ctrl-C) or 1. The simulation's thread has not come back
+  // but may still be running (a slow call, an endless loop), so on_stuck must read nothing that
+  // thread writes: only atomics and what it published under a lock (Platform::stuck_run). Should
+  // on_stuck itself not return within 10 s, the process ends anyway with a line on stderr.
   RunWatchdog(double max_host_seconds, double grace_seconds, std::function<void(RunStop)> on_stuck);
   // Disarms: the simulation came back.
   ~RunWatchdog();

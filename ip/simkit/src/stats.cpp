@@ -106,8 +106,7 @@ Formula::Formula(StatGroup& group, std::string name, std::string unit, std::stri
 
 double Formula::number() const {
   if (live_fn_) return live_fn_();
-  const Json tree = group().to_json();
-  return detail::StatsAccess::evaluate(*this, group(), tree, true, 0);
+  return detail::StatsAccess::number(*this);
 }
 
 Buckets Buckets::linear(double first, double width, std::size_t count) {

@@ -40,6 +40,8 @@ struct StatsAccess {
   static double evaluate(const Formula& f, const StatGroup& group, const Json& node, bool live,
                          int depth, const Scope* parent = nullptr);
   // Fills in the value of every formula under `group`, whose object is `node`.
+  // A view formula's live value, evaluated from the root of its tree ("../" paths included).
+  static double number(const Formula& f);
   static void fill_formulas(const StatGroup& group, Json& node, bool live, const Scope* parent = nullptr);
 };
 

@@ -1,8 +1,10 @@
 // Statistics as JSON trees: the live document, differences of snapshots, formula evaluation.
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "stats_impl.hpp"
 
@@ -388,6 +390,14 @@ double StatsAccess::evaluate(const Formula& f, const StatGroup& group, const Jso
   return f.fn_(StatView(group, node, live, depth, parent));
 }
 
+double StatsAccess::number(const Formula& f) {
+  const StatGroup* root = &f.group();
+  while (root->parent() != nullptr) root = root->parent();
+  Json tree = Json::object();
+  build_live(*root, tree);  // formulas are evaluated on demand, only the ones f reads
+  return StatView(*root, tree, true, 0, nullptr).formula_below(f);
+}
+
 void StatsAccess::fill_formulas(const StatGroup& group, Json& node, bool live, const Scope* parent) {
   const Scope self{&group, &node, parent};
   for (const auto& e : entries(group)) {
@@ -414,14 +424,7 @@ double StatView::operator[](std::string_view path) const {
     return StatView(*parent_->group, *parent_->node, live_, depth_ + 1, parent_->parent)[path.substr(3)];
   }
   const Stat* s = group_->find(path);
-  if (s != nullptr && s->kind() == Stat::Kind::Formula) {
-    const auto dot = path.rfind('.');
-    const Json* owner_node =
-        dot == std::string_view::npos ? node_ : detail::find_node(node_, path.substr(0, dot));
-    if (owner_node == nullptr) return kNaN;
-    return StatsAccess::evaluate(static_cast<const Formula&>(*s), s->group(), *owner_node, live_,
-                                 depth_ + 1);
-  }
+  if (s != nullptr && s->kind() == Stat::Kind::Formula) return formula_below(static_cast<const Formula&>(*s));
   if (s != nullptr) return detail::json_number(member(find_stat(*node_, path), "value"));
   // A distribution field: "latency.count".
   const auto dot = path.rfind('.');
@@ -435,6 +438,28 @@ double StatView::operator[](std::string_view path) const {
     return detail::json_number(member(leaf, field.c_str()));
   }
   return kNaN;
+}
+
+// A formula of this group or of a group below it, evaluated in its own place: its group's object
+// and the scopes of every group from this one down, so that its own "../" paths (a sum over
+// sibling groups, say) reach what they reach when it is reported itself.
+double StatView::formula_below(const Formula& f) const {
+  std::vector<const StatGroup*> below;  // the formula's group up to this view's, excluded
+  for (const StatGroup* g = &f.group(); g != group_; g = g->parent()) {
+    if (g == nullptr) return kNaN;
+    below.push_back(g);
+  }
+  std::vector<detail::Scope> scopes;  // this view's group, then down to the formula's group's parent
+  scopes.reserve(below.size() + 1);   // no reallocation: each scope points at the one before
+  const detail::Scope* enclosing = parent_;
+  const Json* node = node_;
+  for (auto g = below.rbegin(); g != below.rend(); ++g) {
+    scopes.push_back(detail::Scope{scopes.empty() ? group_ : *std::prev(g), node, enclosing});
+    enclosing = &scopes.back();
+    node = detail::find_node(node, (*g)->name());
+    if (node == nullptr) return kNaN;
+  }
+  return StatsAccess::evaluate(f, f.group(), *node, live_, depth_ + 1, enclosing);
 }
 
 Json StatGroup::to_json() const {
@@ -463,6 +488,15 @@ Json StatGroup::diff(const StatSnapshot& later, const StatSnapshot& earlier) con
   CaptureDiff(later_reader, &earlier_reader).group(*this, out);
   if (!later_reader.at_end() || !earlier_reader.at_end())
     throw std::logic_error("statistics capture does not match the tree");
+  StatsAccess::fill_formulas(*this, out, false);
+  return out;
+}
+
+Json StatGroup::to_json(const StatSnapshot& values) const {
+  Json out = Json::object();
+  CaptureReader reader(StatsAccess::words(values));
+  CaptureDiff(reader, nullptr).group(*this, out);
+  if (!reader.at_end()) throw std::logic_error("statistics capture does not match the tree");
   StatsAccess::fill_formulas(*this, out, false);
   return out;
 }

@@ -3,6 +3,8 @@
 // approximately-timed initiators, and the assembly errors.
 #include <gtest/gtest.h>
 
+#include <typeinfo>
+
 #include "support/sc_isolation.hpp"
 #include "support/tlm_harness.hpp"
 #include "par/tlmcheck/checked_bindings.hpp"
@@ -288,6 +290,16 @@ TEST(PluginTarget, ProtocolCheckerFindsNoViolation) {
 // Loading a plug-in registers TLM extension types (simple_target_socket<Model> has one), so a
 // payload constructed before has too few extension slots for them; the adapter grows it before
 // the model (or a checker, which reads every slot) sees it.
+//
+// Whether the plug-in's own types are new to the process depends on what ran before in it (a test
+// of the same binary may have loaded the library already, and it stays loaded), so the test also
+// registers a type of its own after the payload exists: the payload is then short of a slot in
+// every order.
+struct LateExtensionType : tlm::tlm_extension_base {
+  // A type no other code registers; called in the test's own (forked) process only.
+  static unsigned register_now() { return register_extension(typeid(LateExtensionType)); }
+};
+
 class EarlyPayloadCaller : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<EarlyPayloadCaller> out;
@@ -321,6 +333,7 @@ TEST(PluginTarget, PayloadsOlderThanThePluginGetItsExtensionSlots) {
   run_isolated([] {
     EarlyPayloadCaller caller("caller");
     const unsigned before = tlm::max_num_extensions();
+    EXPECT_EQ(LateExtensionType::register_now(), before);  // the payload has no slot for it
     tlmcheck::CheckerConfig check;
     check.enable = true;
     tlmcheck::CheckedBindings<> links(check);

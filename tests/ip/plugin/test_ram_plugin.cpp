@@ -13,7 +13,8 @@
 // invalid name. crash=create|access|abort is a model that crashes: an invalid memory access in its
 // constructor or in its first access, or abort() in its first access (crash reports must name it).
 // hang=access is a stuck model: its first access (not debug access) never returns (it sleeps forever; with
-// hang_marker=<path> it first writes that file, so a test knows it is stuck). Base-protocol violations it sees from parsys are counted in the statistic
+// hang_marker=<path> it first writes that file, so a test knows it is stuck); with hang_after=N the
+// first N accesses are served and the next one never returns. Base-protocol violations it sees from parsys are counted in the statistic
 // `violations` (a second BEGIN_REQ before END_REQ, a payload without memory manager, END_RESP
 // for the wrong transaction).
 #include <cstdint>
@@ -54,6 +55,7 @@ class TestRam : public par::plugin::TargetModel {
         crash_(args.get_choice("crash", "none", {"none", "create", "access", "abort"})),
         hang_(args.get_choice("hang", "none", {"none", "access"}) == "access"),
         hang_marker_(args.get_string("hang_marker", "")),
+        hang_after_(args.get_uint("hang_after", 0)),
         bytes_(size_),
         peq_(this, &TestRam::phase_due) {
     if (args.has("fail")) throw std::invalid_argument(args.get_string("fail", ""));
@@ -106,8 +108,9 @@ class TestRam : public par::plugin::TargetModel {
     else if (tx.is_read()) std::copy(bytes_.begin() + static_cast<long>(a), bytes_.begin() + static_cast<long>(a + n), tx.get_data_ptr());
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
   }
+  bool hangs_now() const { return hang_ && accesses_ >= hang_after_; }
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
-    if (hang_) hang();
+    if (hangs_now()) hang();
     serve(tx);
     if (broken_status_) tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     delay += latency_;
@@ -123,7 +126,7 @@ class TestRam : public par::plugin::TargetModel {
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase == tlm::BEGIN_REQ && broken_ == "silent") return tlm::TLM_ACCEPTED;  // and nothing ever after
-    if (hang_) hang();
+    if (hangs_now()) hang();
     if (phase == tlm::BEGIN_REQ) {
       if (!tx.has_mm()) ++violations_;
       if (request_open_) ++violations_;  // request exclusion
@@ -198,6 +201,7 @@ class TestRam : public par::plugin::TargetModel {
   std::string crash_;
   bool hang_;
   std::string hang_marker_;
+  std::uint64_t hang_after_;
   std::vector<unsigned char> bytes_;
   tlm_utils::peq_with_cb_and_phase<TestRam> peq_;
   std::deque<tlm::tlm_generic_payload*> responses_;

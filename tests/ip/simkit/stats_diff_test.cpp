@@ -283,3 +283,79 @@ TEST(StatsFormula, ParentPathsReachTheEnclosingGroup) {
 
 }  // namespace
 }  // namespace par::simkit
+
+namespace par::simkit {
+namespace {
+
+// A sum over sibling groups ("../bank0.useful", as the L2's prefetch totals) read by another
+// formula: from its own group, from the group above and through "../" from a sibling group. The
+// sum is evaluated in its own place, so its "../" paths reach the banks, live, in a difference
+// and through Formula::number.
+TEST(StatsFormula, FormulasReadSumsThatReachOutOfTheirGroup) {
+  StatGroup root;
+  StatGroup l2("l2");
+  root.attach(l2);
+  Counter& useful0 = l2.group("bank0").counter("useful", "lines", "used");
+  Counter& useful1 = l2.group("bank1").counter("useful", "lines", "used");
+  Counter& fills = l2.group("bank1").counter("fills", "lines", "filled");
+  StatGroup& prefetch = l2.group("prefetch");
+  prefetch.sum("useful", "lines", "over the banks", {"../bank0.useful", "../bank1.useful"});
+  prefetch.sum("fills", "lines", "over the banks", {"../bank1.fills"});
+  prefetch.formula("accuracy", "ratio", "useful / fills", [](const StatView& s) { return s["useful"] / s["fills"]; });
+  l2.formula("useful", "lines", "from the group above", [](const StatView& s) { return s["prefetch.useful"]; });
+  l2.group("report").formula("useful", "lines", "through ../", [](const StatView& s) { return s["../prefetch.useful"]; });
+  const Formula& deep = l2.group("report").group("deep").formula(
+      "accuracy", "ratio", "through ../../", [](const StatView& s) { return s["../../prefetch.accuracy"]; });
+  useful0 += 3;
+  useful1 += 5;
+  fills += 10;
+  const Json before = root.snapshot();
+  EXPECT_DOUBLE_EQ(before["l2"]["prefetch"]["useful"]["value"].get<double>(), 8);
+  EXPECT_DOUBLE_EQ(before["l2"]["prefetch"]["accuracy"]["value"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(before["l2"]["useful"]["value"].get<double>(), 8);
+  EXPECT_DOUBLE_EQ(before["l2"]["report"]["useful"]["value"].get<double>(), 8);
+  EXPECT_DOUBLE_EQ(before["l2"]["report"]["deep"]["accuracy"]["value"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(deep.number(), 0.8);  // on its own, evaluated from the root of its tree
+  useful0 += 1;
+  fills += 10;
+  const Json launch = root.diff(root.snapshot(), before);
+  EXPECT_DOUBLE_EQ(launch["l2"]["report"]["useful"]["value"].get<double>(), 1);
+  EXPECT_DOUBLE_EQ(launch["l2"]["report"]["deep"]["accuracy"]["value"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(launch["l2"]["useful"]["value"].get<double>(), 1);
+}
+
+}  // namespace
+}  // namespace par::simkit
+
+namespace par::simkit {
+namespace {
+
+// The tree of a capture is the snapshot of its moment, whatever happened since; only live
+// formulas (which read the present) are null. A watchdog thread writes such a tree while the
+// statistics it came from go on changing.
+TEST(StatsCapture, TheTreeOfACaptureIsTheSnapshotOfItsMoment) {
+  StatGroup root;
+  Core core;
+  root.attach(core.stats);
+  core.cycles += 100;
+  core.insts += 250;
+  core.host_s += 0.5;
+  core.latency.sample(4);
+  core.latency.sample(25);
+  const StatSnapshot then = root.capture();
+  Json expected = root.snapshot();
+  core.cycles += 1000;
+  core.latency.sample(1);
+  const Json tree = root.to_json(then);
+  EXPECT_TRUE(tree["platform"]["core0"]["live_cycles"]["value"].is_null());
+  EXPECT_EQ(expected["platform"]["core0"]["live_cycles"]["value"], 100.0);
+  expected["platform"]["core0"]["live_cycles"]["value"] = nullptr;
+  EXPECT_EQ(tree, expected);
+  EXPECT_EQ(tree["platform"]["core0"]["ipc"]["value"], 2.5);
+  StatGroup other;
+  other.counter("x", "things", "another tree");
+  EXPECT_THROW(other.to_json(then), std::logic_error);
+}
+
+}  // namespace
+}  // namespace par::simkit

@@ -74,6 +74,38 @@ TEST(SharePlanner, StaticSharesAreContiguousCeilNOverC) {
   EXPECT_THROW(static_shares(10, 0), std::invalid_argument);
 }
 
+// Cores of different shapes: every unit of gcd(slots) takes ceil(N / units) threads, so each
+// core's share is in proportion to its L x T slots and every busy core but the last runs the
+// same number of rounds. 64x4, 4x4, 64x2, 64x4 = 256, 16, 128, 256 slots = 16, 1, 8, 16 units
+// of 16: 1280 threads -> 32 per unit -> 512, 32, 256 and the rest (480): 2 rounds on each core.
+TEST(SharePlanner, StaticSharesFollowEachCoresThreadSlots) {
+  EXPECT_EQ(static_shares(1280, {256, 16, 128, 256}),
+            (std::vector<Share>{{0, 0, 512}, {1, 512, 32}, {2, 544, 256}, {3, 800, 480}}));
+  EXPECT_EQ(static_shares(12, {1, 2}), (std::vector<Share>{{0, 0, 4}, {1, 4, 8}}));
+  EXPECT_EQ(static_shares(13, {1, 2}), (std::vector<Share>{{0, 0, 5}, {1, 5, 8}}));
+  // A small packet fills the cores in order, as with equal shapes.
+  EXPECT_EQ(static_shares(3, {4, 8}), (std::vector<Share>{{0, 0, 1}, {1, 1, 2}}));
+  // Equal shapes, whatever their size, give exactly the C shares of ceil(N / C).
+  for (const std::int64_t n : {1, 3, 9, 10, 11, 1280, 1281})
+    for (const std::uint64_t slots : {1u, 4u, 256u, 16384u})
+      for (const std::size_t cores : {1u, 2u, 3u, 4u, 7u})
+        EXPECT_EQ(static_shares(n, std::vector<std::uint64_t>(cores, slots)), static_shares(n, cores))
+            << n << " threads, " << cores << " cores of " << slots;
+  const std::vector<Share> big = static_shares(INT64_MAX, {16384, 1, 255});
+  ASSERT_EQ(big.size(), 3u);
+  EXPECT_EQ(big[2].first_thread + static_cast<std::uint64_t>(big[2].threads), static_cast<std::uint64_t>(INT64_MAX));
+  EXPECT_THROW(static_shares(10, std::vector<std::uint64_t>{}), std::invalid_argument);
+  EXPECT_THROW(static_shares(10, {4, 0}), std::invalid_argument);
+}
+
+TEST(DispatchLogic, StaticSharesFollowTheCoreShapesGiven) {
+  DispatchLogic d(dispatch_config(Policy::Static), std::vector<std::uint64_t>{4, 12});
+  d.submit(packet(16));
+  expect_launch(d, 1, {0, 0, 4});
+  expect_launch(d, 1, {1, 4, 12});
+  EXPECT_THROW(DispatchLogic(dispatch_config(Policy::Static), std::vector<std::uint64_t>{4, 0}), std::invalid_argument);
+}
+
 TEST(SharePlanner, ChunksInThreadOrderLastOneShorter) {
   ChunkCursor c(10, 4);
   ASSERT_FALSE(c.done());

@@ -1,6 +1,7 @@
 // Per-instance options through the parsys command (docs/architecture.md, configuration): an
 // instance's name overrides its type's option (core1.lanes over core.lanes), so one platform mixes
-// core shapes; the program's results do not change, each core's statistics follow its own shape,
+// core shapes; the program's results do not change, the scheduler's static shares follow each
+// core's L x T, each core's statistics follow its own shape,
 // config.ini and config.json record each instance's values and reproduce the run, and a value for
 // an instance that does not exist is refused with one clear message.
 #include <gtest/gtest.h>
@@ -50,15 +51,23 @@ TEST(InstanceOptions, MixedCoreShapesComputeTheSameResultsAndEachCoreCountsItsOw
   const GsRun mixed = run_gs(kFourCores + " --core1.lanes 4 --core2.threads_per_lane 2", dir + "/mixed");
   ASSERT_FALSE(uniform.output.empty());
   EXPECT_EQ(mixed.output, uniform.output);
-  // A round is L x T threads of the core's 320: 64 x 4 -> 2 rounds, 4 x 4 -> 20, 64 x 2 -> 3.
+  // Equal shapes: 320 threads each, 2 rounds of 64 x 4.
+  EXPECT_EQ(counter(uniform.stats, "core1", "threads"), 320);
   EXPECT_EQ(counter(uniform.stats, "core1", "rounds"), 2);
-  EXPECT_EQ(counter(mixed.stats, "core0", "rounds"), 2);
-  EXPECT_EQ(counter(mixed.stats, "core1", "rounds"), 20);
-  EXPECT_EQ(counter(mixed.stats, "core2", "rounds"), 3);
-  EXPECT_EQ(counter(mixed.stats, "core3", "rounds"), 2);
-  // Four lanes take far longer over the same threads; the other cores are as before.
-  EXPECT_GT(counter(mixed.stats, "core1", "cycles"), 2 * counter(uniform.stats, "core1", "cycles"));
-  EXPECT_EQ(counter(mixed.stats, "core1", "threads"), 320);
+  // The static shares follow L x T: 256, 16, 128, 256 slots = 16, 1, 8, 16 units of 16 slots,
+  // ceil(1280 / 41) = 32 threads a unit -> 512, 32, 256 and the remaining 480 threads, so every
+  // core runs 2 rounds of its own shape instead of the 4 x 4 core running 20.
+  const std::int64_t threads[] = {512, 32, 256, 480};
+  for (int c = 0; c < 4; ++c) {
+    const std::string core = "core" + std::to_string(c);
+    EXPECT_EQ(counter(mixed.stats, core, "threads"), threads[c]) << core;
+    EXPECT_EQ(counter(mixed.stats, core, "rounds"), 2) << core;
+  }
+  // So the small core no longer sets the pace: no core takes twice the uniform run's cycles.
+  for (int c = 0; c < 4; ++c) {
+    const std::string core = "core" + std::to_string(c);
+    EXPECT_LT(counter(mixed.stats, core, "cycles"), 2 * counter(uniform.stats, core, "cycles")) << core;
+  }
   // Utilisation is busy lane-cycles / (C x L) with the core's own L (every active slot is stepped
   // through the FU: one lane-cycle per thread-instruction).
   const nlohmann::json& core1 = mixed.stats.at("core1");

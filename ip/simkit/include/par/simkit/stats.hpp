@@ -30,6 +30,7 @@
 namespace par::simkit {
 
 class StatGroup;
+class Formula;
 namespace detail {
 struct StatsAccess;
 struct Scope;
@@ -152,6 +153,7 @@ class StatView {
   friend struct detail::StatsAccess;
   StatView(const StatGroup& group, const Json& node, bool live, int depth, const detail::Scope* parent)
       : group_(&group), node_(&node), parent_(parent), live_(live), depth_(depth) {}
+  double formula_below(const Formula& f) const;
   const StatGroup* group_;
   const Json* node_;  // this group's object in the tree being evaluated
   const detail::Scope* parent_;  // the enclosing group, when known
@@ -302,6 +304,10 @@ class StatGroup {
   // moments' snapshot()s (statistics registered after a capture count from zero there). Throws
   // std::logic_error for a capture of another group.
   Json diff(const StatSnapshot& later, const StatSnapshot& earlier) const;
+  // The tree of one capture (the values as they were then): the same document as that moment's
+  // snapshot(), except that live formulas are null. Reads nothing but the capture and this
+  // tree's layout, so another thread may build it while the statistics go on changing.
+  Json to_json(const StatSnapshot& values) const;
 
   // Aligned table, one row per statistic (distributions add count/min/max and non-empty
   // buckets): full dotted name, formatted value, unit, description.
