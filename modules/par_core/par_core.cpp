@@ -68,7 +68,8 @@ void ParCore::run_thread() {
     in_engine_ = false;
     const auto& regs = engine_.captured_registers();
     captured_.insert(captured_.end(), regs.begin(), regs.end());
-    per_packet_.push_back(stats);
+    ++packets_run_;
+    last_packet_ = stats;
     total_.accumulate(stats);
     if (!last_ok_ && engine_.stopped()) {  // not an error: the run ends here
       stopped_ = true;

@@ -68,7 +68,10 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   // The statistics as of sample boundary `at` (recorded when the frontend passed it; records of
   // earlier boundaries are discarded), or stats_so_far() when the core has not passed it.
   CoreStats take_sample(sc_core::sc_time at);
-  const std::vector<CoreStats>& packet_stats() const { return per_packet_; }
+  // Launches this core has run, and the statistics of the last one. Only the last is kept: a
+  // repeated packet makes millions of launches, and per-launch trees are the platform's job.
+  std::int64_t packets_run() const { return packets_run_; }
+  const CoreStats& last_packet_stats() const { return last_packet_; }
   const std::string& error() const { return error_; }
   bool failed() const { return !error_.empty(); }
   // Threads of all launches so far that have started (progress of a long packet).
@@ -139,7 +142,8 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   bool stopped_ = false;
   std::string error_;
   CoreStats total_;
-  std::vector<CoreStats> per_packet_;
+  std::int64_t packets_run_ = 0;
+  CoreStats last_packet_;
   std::vector<ThreadRegisters> captured_;
   tlm::tlm_generic_payload mem_payload_;
   bool in_memory_access_ = false;  // mem_payload_ is in flight on `mem`

@@ -72,12 +72,12 @@ TEST(ThreadSchedulerWithParCores, SvaOnTwoCoresEqualsOneCore) {
     EXPECT_EQ(irqs.at(0), sched.packet_records().at(0).finished);
     for (int c = 0; c < 2; ++c) {
       ASSERT_FALSE(cores[c]->failed()) << cores[c]->error();
-      ASSERT_EQ(cores[c]->packet_stats().size(), 1u);
-      EXPECT_EQ(cores[c]->packet_stats()[0].threads, 640);
+      ASSERT_EQ(cores[c]->packets_run(), 1);
+      EXPECT_EQ(cores[c]->last_packet_stats().threads, 640);
       const std::string g = "core" + std::to_string(c);
       EXPECT_EQ(sched.stats().find(g + ".threads")->number(), 640.0);
       EXPECT_EQ(sched.stats().find(g + ".busy_ns")->number(),
-                static_cast<double>(cores[c]->packet_stats()[0].cycles));
+                static_cast<double>(cores[c]->last_packet_stats().cycles));
     }
     // Each core computed its own half of the rows in its own local memory.
     std::vector<std::uint8_t> merged(expected.size());
