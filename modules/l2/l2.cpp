@@ -37,18 +37,8 @@ L2::L2(sc_core::sc_module_name name, const L2Config& cfg, const BankFactory& ext
       prefetch.sum(stat.name, stat.unit, std::string("Sum of prefetch.") + stat.name + " over the banks",
                    std::move(paths));
     }
-    // From the banks' counters: a view formula cannot evaluate a sum that reaches out of its group.
-    const unsigned banks = cfg_.banks;
     prefetch.formula("accuracy", "ratio", "useful / fills over all banks",
-                     [banks](const simkit::StatView& s) {
-                       double useful = 0, fills = 0;
-                       for (unsigned b = 0; b < banks; ++b) {
-                         const std::string bank = "../bank" + std::to_string(b) + ".prefetch.";
-                         useful += s[bank + "useful"];
-                         fills += s[bank + "fills"];
-                       }
-                       return useful / fills;
-                     },
+                     [](const simkit::StatView& s) { return s["useful"] / s["fills"]; },
                      simkit::Format::percent(2));
   }
   stats_.formula("hit_rate", "ratio", "hits / accesses over all banks",
