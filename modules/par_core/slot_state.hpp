@@ -54,8 +54,13 @@ class SlotState {
   // reads them: a short round (a core's small share of a packet) clears only what it uses.
   void start_round(std::uint64_t first_index, int width) {
     const auto n = static_cast<std::size_t>(width);
-    for (int r = 0; r < 16; ++r) std::fill_n(reg(r), n, std::uint64_t{0});
-    for (int p = 1; p < 8; ++p) std::fill_n(pred(p), n, std::uint8_t{0});
+    if (width == slots_) {  // a full round: r0..r15 and p1..p7 are each one block (one fill, not 23)
+      std::fill_n(reg(0), 16 * n, std::uint64_t{0});
+      std::fill_n(pred(1), 7 * n, std::uint8_t{0});
+    } else {
+      for (int r = 0; r < 16; ++r) std::fill_n(reg(r), n, std::uint64_t{0});
+      for (int p = 1; p < 8; ++p) std::fill_n(pred(p), n, std::uint8_t{0});
+    }
     std::uint64_t* i0 = reg(16);
     for (int s = 0; s < width; ++s) i0[s] = first_index + static_cast<std::uint64_t>(s);
   }

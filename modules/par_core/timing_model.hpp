@@ -169,9 +169,8 @@ class TimingModel {
   // Reports every stall to `listener` from now on (null: none). Not owned.
   void set_stall_listener(StallListener* listener) { listener_ = listener; }
 
-  // Result availability of thread slot k of the last dispatched instruction (data operand of a
-  // store: the cycle its data is available), used for store-to-load ordering.
-  const std::vector<Cycle>& last_results() const { return results_; }
+  // The cycle each thread slot's data operand of the last dispatched store is available, used
+  // for store-to-load ordering.
   const std::vector<Cycle>& last_store_data() const { return store_data_; }
   // The cycle each thread slot of the last dispatched instruction entered its FU.
   const std::vector<Cycle>& last_starts() const { return start_; }

@@ -143,7 +143,9 @@ std::string_view unit_name(Unit u) {
   return "?";
 }
 
-const OpInfo& info(Opcode op) { return kTable[static_cast<std::size_t>(op)]; }
+namespace detail {
+const std::array<OpInfo, kOpcodeCount> kOpcodeTable = kTable;
+}  // namespace detail
 const std::array<OpInfo, kOpcodeCount>& opcode_table() { return kTable; }
 
 bool Instruction::operator==(const Instruction& o) const {

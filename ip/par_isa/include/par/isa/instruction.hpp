@@ -98,8 +98,13 @@ struct OpInfo {
   std::uint16_t flags;
 };
 
-const OpInfo& info(Opcode op);
 const std::array<OpInfo, kOpcodeCount>& opcode_table();
+namespace detail {
+// The table behind info(), visible here so that the simulator's per-instruction lookups are one
+// load each instead of a call into the library.
+extern const std::array<OpInfo, kOpcodeCount> kOpcodeTable;
+}  // namespace detail
+inline const OpInfo& info(Opcode op) { return detail::kOpcodeTable[static_cast<std::size_t>(op)]; }
 
 // Unified register numbering used for dependences and operand lists.
 //   0..15 r0..r15, 16..31 i0..i15 (same values as the 5-bit register field), 32..39 p0..p7.
