@@ -42,6 +42,7 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       p_.banks % p_.bank_groups != 0 || p_.burst <= 0 || p_.queue_depth == 0 ||
       (p_.refresh && (p_.tREFI <= p_.tRFC + p_.tRPab)))
     throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
+  data_span_ = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   // Upper bound of the distance over which one reservation constrains another (sum of every
   // window), so retire() never forgets something a future request still has to respect.
   lookback_ = p_.tRC + p_.tFAW + p_.tRAS + p_.tRP + p_.tRCD + p_.tCL + p_.tDQSCK + p_.tCWL +
@@ -172,7 +173,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   Tick x = align_to_clock(lo);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
-  std::vector<Tick> near;
+  std::vector<Tick>& near = near_acts_;
   for (int step = 0; step < kMaxSteps; ++step) {
     if (p_.refresh) {
       const Window in = window_at(rank, x);
@@ -233,7 +234,7 @@ Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iter
   // Every move below skips only starts that break the spacing to some burst, so the first start
   // that keeps it to all of them is found, however the walk gets there. A burst further than
   // `span` from ds never constrains it.
-  const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
+  const Tick span = data_span_;
   auto place = [lat](Tick x) { return align_to_clock(x - lat) + lat; };  // command on an edge
   for (int step = 0; step < kMaxSteps; ++step) {
     if (ds > limit) return ds;
@@ -289,6 +290,9 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                                      data_spacing(ch.last_burst, ch.last_data, rank_index, group, op) -
                                      lat));
   }
+  // c only moves forward: a row that would have to stay open past its precharge now always would
+  // (the loop below returns the same at once, but only after searching every timeline).
+  if (c + post > hi) return kNever;
   const Tick wtr_max = std::max(p_.tWTR, p_.tWTR_L);
   // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
   // RL + tCCD + 2 - WL with tRTRS = 2).

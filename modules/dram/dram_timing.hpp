@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
@@ -121,7 +120,7 @@ class TimingEngine {
     Tick pre_min = 0;  // earliest legal PRE: tRAS after ACT, tRTP after RD, tWR after write data
   };
   struct Bank {
-    std::deque<Epoch> epochs;  // in time order; only the last may be open
+    RetiringVector<Epoch> epochs;  // in time order; only the last may be open
   };
   struct Rank {
     Timeline<unsigned> acts;   // ACT tick -> bank group
@@ -191,7 +190,11 @@ class TimingEngine {
   Window window_after(const Rank& rank, Tick t) const;
 
   EngineParams p_;
+  Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
+  // find_activate's scratch list of the activates near a candidate (kept to avoid an allocation
+  // per search).
+  mutable std::vector<Tick> near_acts_;
   std::vector<Channel> channels_;
 };
 
