@@ -67,6 +67,7 @@ class Timeline {
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
   const Entry& front() const { return entries_.front(); }
+  const Entry& back() const { return entries_.back(); }
 
   // First entry with tick >= t / > t.
   const_iterator lower_bound(std::int64_t t) const {

@@ -36,7 +36,7 @@ struct BenchConfig {
   Pattern pattern = Pattern::Stream;
   std::uint64_t working_set = 0;  // bytes; 0 = 4 x the L2's capacity
   std::uint64_t accesses = 1 << 20;
-  unsigned streams = 8;       // independent request streams (requests in flight)
+  unsigned streams = 0;       // independent request streams (requests in flight); 0 = the L2's MSHRs
   unsigned write_every = 0;   // every n-th access is a full-line write; 0 = reads only
   std::uint64_t seed = 1;     // random line order
   double quantum_ns = 1000;   // how far the initiator runs ahead of SystemC time
@@ -49,8 +49,10 @@ void register_bench_options(par::simkit::OptionRegistry& reg, BenchConfig& b) {
       .range(0, std::uint64_t{1} << 40);
   reg.add("bench.accesses", b.accesses, "Line accesses issued (the working set is walked again as often as needed).")
       .range(1, std::uint64_t{1} << 40);
-  reg.add("bench.streams", b.streams, "Independent request streams: each issues its next access when its last completes.")
-      .range(1, 1024);
+  reg.add("bench.streams", b.streams,
+          "Independent request streams: each issues its next access when its last completes; 0 = as many as the L2 "
+          "has MSHRs (l2.banks x l2.mshrs), so that the L2 bounds the requests in flight.")
+      .range(0, 1024);
   reg.add("bench.write_every", b.write_every, "Every n-th access is a full-line write; 0 = reads only.")
       .range(0, 1u << 30);
   reg.add("bench.seed", b.seed, "Seed of the random line order.");
@@ -167,6 +169,7 @@ int sc_main(int argc, char* argv[]) {
               << dram->capacity() << " bytes)\n";
     return 2;
   }
+  if (b.streams == 0) b.streams = cfg.l2.banks * cfg.l2.mshrs;
   LineInitiator initiator("initiator", b, line_order(b, lines), cfg.l2.line_bytes);
   initiator.out.bind(l2->in);
   for (unsigned i = 0; i < l2->banks(); ++i) l2->bank(i).mem.bind(dram->in);
