@@ -42,6 +42,8 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       p_.banks % p_.bank_groups != 0 || p_.burst <= 0 || p_.queue_depth == 0 ||
       (p_.refresh && (p_.tREFI <= p_.tRFC + p_.tRPab)))
     throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
+  data_span_ = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
+  min_spacing_ = std::max<Tick>(1, p_.burst + std::min<Tick>(0, p_.tRTRS));
   // Upper bound of the distance over which one reservation constrains another (sum of every
   // window), so retire() never forgets something a future request still has to respect.
   lookback_ = p_.tRC + p_.tFAW + p_.tRAS + p_.tRP + p_.tRCD + p_.tCL + p_.tDQSCK + p_.tCWL +
@@ -123,7 +125,11 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // at t is (admissions <= t) - (ends <= t). The request is admitted at the first t >= arrival,
   // among arrival and the ends after it, where fewer than queue_depth are held: a forward search
   // over both sorted lists that jumps over the ends that cannot free enough entries.
-  Tick t = arrival;
+  // A stretch over which the queue is known to be full is skipped at once: its end is an end time
+  // (a candidate) and no time inside it can be.
+  const bool in_full = arrival >= ch.full_from && arrival < ch.full_until;
+  const Tick from = in_full ? ch.full_from : arrival;
+  Tick t = in_full ? ch.full_until : arrival;
   auto end = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
   // Entries ending after t bound the number held; the fast case needs no look at them.
   if (static_cast<std::size_t>(ch.queue.end() - end) < p_.queue_depth) return t;
@@ -144,6 +150,10 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
       end = std::upper_bound(end, ch.queue.end(), t, Channel::Entry::ends_after);
       adm = std::upper_bound(adm, ch.admissions.end(), t);
     }
+  }
+  if (t > from) {  // full over [from, t): every time before t that the loop passed was
+    ch.full_from = from;
+    ch.full_until = t;
   }
   return t;
 }
@@ -172,7 +182,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   Tick x = align_to_clock(lo);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
-  std::vector<Tick> near;
+  std::vector<Tick>& near = near_acts_;
   for (int step = 0; step < kMaxSteps; ++step) {
     if (p_.refresh) {
       const Window in = window_at(rank, x);
@@ -233,10 +243,15 @@ Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iter
   // Every move below skips only starts that break the spacing to some burst, so the first start
   // that keeps it to all of them is found, however the walk gets there. A burst further than
   // `span` from ds never constrains it.
-  const Tick span = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
+  const Tick span = data_span_;
   auto place = [lat](Tick x) { return align_to_clock(x - lat) + lat; };  // command on an edge
   for (int step = 0; step < kMaxSteps; ++step) {
     if (ds > limit) return ds;
+    if (ds >= ch.dense_first && ds < ch.dense_last + min_spacing_) {  // a booked stretch: past it
+      ds = place(ch.dense_last + min_spacing_);
+      next = ch.data.upper_bound(ds);
+      continue;
+    }
     while (next != ch.data.end() && next->first <= ds) ++next;
     // The two neighbours first: in a densely booked stretch this walks from burst to burst
     // without looking at the whole window each time.
@@ -289,6 +304,9 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                                      data_spacing(ch.last_burst, ch.last_data, rank_index, group, op) -
                                      lat));
   }
+  // c only moves forward: a row that would have to stay open past its precharge now always would
+  // (the loop below returns the same at once, but only after searching every timeline).
+  if (c + post > hi) return kNever;
   const Tick wtr_max = std::max(p_.tWTR, p_.tWTR_L);
   // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
   // RL + tCCD + 2 - WL with tRTRS = 2).
@@ -350,6 +368,15 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, u
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
   ch.commands.insert(column, 0);
+  if (ch.data.empty() || ch.data.back().first <= ds) {
+    // Appended: it extends the booked stretch that ends with the last burst, or starts one.
+    const Tick last = ch.data.empty() ? -kNever : ch.data.back().first;
+    if (ch.data.empty() || ds - last >= 2 * min_spacing_)
+      ch.dense_first = ds;
+    else if (ch.dense_last != last)
+      ch.dense_first = last;
+    ch.dense_last = ds;
+  }
   ch.data.insert(ds, b);
   if (op == Op::Read)
     rank.reads.insert(column, group);

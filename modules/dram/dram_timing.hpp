@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <vector>
 
@@ -121,7 +120,7 @@ class TimingEngine {
     Tick pre_min = 0;  // earliest legal PRE: tRAS after ACT, tRTP after RD, tWR after write data
   };
   struct Bank {
-    std::deque<Epoch> epochs;  // in time order; only the last may be open
+    RetiringVector<Epoch> epochs;  // in time order; only the last may be open
   };
   struct Rank {
     Timeline<unsigned> acts;   // ACT tick -> bank group
@@ -155,6 +154,16 @@ class TimingEngine {
     Tick last_column = -kNever;         // FCFS: column commands in call order
     Tick last_data = -kNever;           // FCFS: start of the latest data burst
     Burst last_burst{-kNever, 0, 0, Op::Read};
+    // Shortcuts over the backlog, so that a search does not walk it reservation by reservation.
+    // Each names times that no request can use; adding reservations only keeps it true, and
+    // retiring removes nothing at or after the retire point, before which no request arrives.
+    //  - data bus: every start in [dense_first, dense_last + min_spacing) is taken (consecutive
+    //    bursts from dense_first to dense_last less than two minimum spacings apart);
+    //  - queue: held >= queue_depth all over [full_from, full_until) (full_until is an end).
+    Tick dense_first = kNever;
+    Tick dense_last = kNever;
+    Tick full_from = kNever;
+    Tick full_until = kNever;
     std::vector<Rank> ranks;
   };
 
@@ -191,7 +200,12 @@ class TimingEngine {
   Window window_after(const Rank& rank, Tick t) const;
 
   EngineParams p_;
+  Tick min_spacing_ = 0;  // the least data_spacing() can be
+  Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
+  // find_activate's scratch list of the activates near a candidate (kept to avoid an allocation
+  // per search).
+  mutable std::vector<Tick> near_acts_;
   std::vector<Channel> channels_;
 };
 

@@ -22,7 +22,7 @@ void prepare(tlm::tlm_generic_payload& p, tlm::tlm_command cmd, std::uint64_t ad
 
 bool TlmNextLevel::timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t* data, unsigned len,
                          const std::uint8_t* be, ScTick start, ScTick& done) {
-  tlm::tlm_generic_payload p;
+  tlm::tlm_generic_payload& p = payload_;
   prepare(p, cmd, addr, data, len, be);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time begin = to_time(start);

@@ -59,6 +59,9 @@ class TlmNextLevel final : public NextLevel {
 
   Port& port_;
   tlm::tlm_response_status last_error_ = tlm::TLM_GENERIC_ERROR_RESPONSE;
+  // One payload for every access (each is complete when its call returns): constructing one per
+  // access allocates its extension array, a heap allocation per line fill and writeback.
+  tlm::tlm_generic_payload payload_;
 };
 
 // The line piece [off, off + n) of `tx` at address `a` as a model request.
