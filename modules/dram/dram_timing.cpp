@@ -183,6 +183,8 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
   std::vector<Tick>& near = near_acts_;
+  // x only moves forward: the command bus is binary-searched once, then walked by a cursor.
+  auto command = ch.commands.lower_bound(x);
   for (int step = 0; step < kMaxSteps; ++step) {
     if (p_.refresh) {
       const Window in = window_at(rank, x);
@@ -197,7 +199,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         continue;
       }
     }
-    if (const Tick free = first_free_command(ch, x); free != x) {
+    if (const Tick free = skip_booked_commands(ch, command, x); free != x) {
       x = free;
       continue;
     }
@@ -315,8 +317,10 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   // c only moves forward: each timeline is binary-searched once, then walked by a cursor.
   auto command = ch.commands.lower_bound(c);
   auto burst = ch.data.upper_bound(c + lat);
-  auto write = rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max));
-  auto read = rank.reads.lower_bound(c - read_to_write + 1);
+  // A read only looks at the rank's writes and a write at its reads: search only that one.
+  auto write = op == Op::Read ? rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max))
+                              : rank.writes.end();
+  auto read = op == Op::Write ? rank.reads.lower_bound(c - read_to_write + 1) : rank.reads.end();
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
     if (const Tick free = skip_booked_commands(ch, command, c); free != c) {
