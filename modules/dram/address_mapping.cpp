@@ -131,22 +131,26 @@ std::string AddressMapping::parse(const std::string& order, const FieldBits& bit
            std::to_string(burst_bytes) + "-byte burst is contiguous)";
 
   parts_.assign(parts.rbegin(), parts.rend());
+  decode_.clear();
+  for (const Part& p : parts_)
+    decode_.push_back({static_cast<std::uint8_t>(p.field), static_cast<std::uint8_t>(p.address_shift),
+                       static_cast<std::uint8_t>(p.field_shift), mask(p.bits)});
   address_bits_ = shift;
   return "";
 }
 
 Location AddressMapping::decode(std::uint64_t address) const {
+  // Runs for every burst: each part is a shift and a mask into its field's slot (no branch on the
+  // field, no mask computed per call).
+  std::uint64_t field[kFields.size()] = {};
+  for (const DecodeStep& d : decode_)
+    field[d.field] |= ((address >> d.address_shift) & d.mask) << d.field_shift;
   Location loc;
-  for (const Part& p : parts_) {
-    const std::uint64_t v = ((address >> p.address_shift) & mask(p.bits)) << p.field_shift;
-    switch (p.field) {
-      case Field::Row: loc.row |= v; break;
-      case Field::Rank: loc.rank |= static_cast<unsigned>(v); break;
-      case Field::Bank: loc.bank |= static_cast<unsigned>(v); break;
-      case Field::Channel: loc.channel |= static_cast<unsigned>(v); break;
-      case Field::Column: loc.column |= v; break;
-    }
-  }
+  loc.row = field[static_cast<std::size_t>(Field::Row)];
+  loc.rank = static_cast<unsigned>(field[static_cast<std::size_t>(Field::Rank)]);
+  loc.bank = static_cast<unsigned>(field[static_cast<std::size_t>(Field::Bank)]);
+  loc.channel = static_cast<unsigned>(field[static_cast<std::size_t>(Field::Channel)]);
+  loc.column = field[static_cast<std::size_t>(Field::Column)];
   return loc;
 }
 

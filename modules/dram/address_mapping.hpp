@@ -65,7 +65,14 @@ class AddressMapping {
   std::string describe() const;
 
  private:
+  struct DecodeStep {  // a part as decode() applies it
+    std::uint8_t field;  // index of the field (Field's order)
+    std::uint8_t address_shift;
+    std::uint8_t field_shift;
+    std::uint64_t mask;  // the part's bits, shifted down to bit 0
+  };
   std::vector<Part> parts_;
+  std::vector<DecodeStep> decode_;
   unsigned address_bits_ = 0;
 };
 

@@ -44,6 +44,8 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
     throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
   data_span_ = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   min_spacing_ = std::max<Tick>(1, p_.burst + std::min<Tick>(0, p_.tRTRS));
+  neighbours_suffice_ =
+      std::max({p_.burst, p_.tCCD, p_.tCCD_L, p_.burst + p_.tRTRS}) <= 2 * min_spacing_;
   // Upper bound of the distance over which one reservation constrains another (sum of every
   // window), so retire() never forgets something a future request still has to respect.
   lookback_ = p_.tRC + p_.tFAW + p_.tRAS + p_.tRP + p_.tRCD + p_.tCL + p_.tDQSCK + p_.tCWL +
@@ -130,10 +132,10 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   const bool in_full = arrival >= ch.full_from && arrival < ch.full_until;
   const Tick from = in_full ? ch.full_from : arrival;
   Tick t = in_full ? ch.full_until : arrival;
-  auto end = std::upper_bound(ch.queue.begin(), ch.queue.end(), t, Channel::Entry::ends_after);
+  auto end = partition_point_from_back(ch.queue.begin(), ch.queue.end(), Channel::Entry::ended_by(t));
   // Entries ending after t bound the number held; the fast case needs no look at them.
   if (static_cast<std::size_t>(ch.queue.end() - end) < p_.queue_depth) return t;
-  auto adm = std::upper_bound(ch.admissions.begin(), ch.admissions.end(), t);
+  auto adm = partition_point_from_back(ch.admissions.begin(), ch.admissions.end(), [t](Tick x) { return x <= t; });
   auto held = [&] {
     return static_cast<std::size_t>(adm - ch.admissions.begin()) -
            static_cast<std::size_t>(end - ch.queue.begin());
@@ -273,7 +275,10 @@ Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iter
         continue;
       }
     }
-    // Then every burst within span on either side.
+    // Both neighbours keep their spacing: when no spacing exceeds two minimum spacings, no burst
+    // further away can be closer than they are (bursts are at least min_spacing apart).
+    if (neighbours_suffice_) return ds;
+    // Otherwise every burst within span on either side.
     auto from = next;
     while (from != ch.data.begin() && std::prev(from)->first >= ds - span) --from;
     Tick move = -1;
@@ -417,9 +422,12 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
         r.auto_precharge = pre;
       }
     }
-    ch.queue.insert(std::upper_bound(ch.queue.begin(), ch.queue.end(), r.data_end, Channel::Entry::ends_after),
+    ch.queue.insert(partition_point_from_back(ch.queue.begin(), ch.queue.end(), Channel::Entry::ended_by(r.data_end)),
                     Channel::Entry{r.data_end, r.admitted});
-    ch.admissions.insert(std::upper_bound(ch.admissions.begin(), ch.admissions.end(), r.admitted), r.admitted);
+    const Tick admitted = r.admitted;
+    ch.admissions.insert(partition_point_from_back(ch.admissions.begin(), ch.admissions.end(),
+                                                   [admitted](Tick x) { return x <= admitted; }),
+                         admitted);
     return r;
   };
 

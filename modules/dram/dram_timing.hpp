@@ -148,6 +148,10 @@ class TimingEngine {
       Tick admitted;
       // For upper_bound by end: entries that end after t.
       static bool ends_after(Tick t, const Entry& x) { return t < x.end; }
+      // For partition points: true on the entries that end at or before t.
+      static auto ended_by(Tick t) {
+        return [t](const Entry& x) { return x.end <= t; };
+      }
     };
     std::vector<Entry> queue;           // sorted by end
     std::vector<Tick> admissions;       // the queue's admission times, sorted
@@ -201,6 +205,9 @@ class TimingEngine {
 
   EngineParams p_;
   Tick min_spacing_ = 0;  // the least data_spacing() can be
+  // No data_spacing() exceeds 2 x min_spacing_: a data start that keeps the spacing to the bursts
+  // just before and just after it keeps it to all (first_data_fit looks no further).
+  bool neighbours_suffice_ = false;
   Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
   // find_activate's scratch list of the activates near a candidate (kept to avoid an allocation

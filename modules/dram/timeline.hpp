@@ -13,6 +13,20 @@
 
 namespace par::dram {
 
+// std::partition_point (the first element for which `before`, true on a prefix, is false), found
+// by galloping from the back: the engine asks mostly about times near its latest reservations, so
+// this takes a few steps where a binary search over the whole backlog takes log2 of its length.
+template <class It, class Before>
+It partition_point_from_back(It first, It last, Before before) {
+  It hi = last;  // every element from hi on is past the point
+  std::ptrdiff_t step = 1;
+  while (hi - first > step && !before(*(hi - step))) {
+    hi -= step;
+    step *= 2;
+  }
+  return std::partition_point(hi - first > step ? hi - step : first, hi, before);
+}
+
 // A vector that is retired from the front in O(1) amortised.
 template <class T>
 class RetiringVector {
@@ -71,10 +85,10 @@ class Timeline {
 
   // First entry with tick >= t / > t.
   const_iterator lower_bound(std::int64_t t) const {
-    return std::partition_point(begin(), end(), [t](const Entry& e) { return e.first < t; });
+    return search_from_back([t](const Entry& e) { return e.first < t; });
   }
   const_iterator upper_bound(std::int64_t t) const {
-    return std::partition_point(begin(), end(), [t](const Entry& e) { return e.first <= t; });
+    return search_from_back([t](const Entry& e) { return e.first <= t; });
   }
   bool contains(std::int64_t t) const {
     const auto it = lower_bound(t);
@@ -95,6 +109,11 @@ class Timeline {
   }
 
  private:
+  template <class Before>
+  const_iterator search_from_back(Before before) const {
+    return partition_point_from_back(begin(), end(), before);
+  }
+
   RetiringVector<Entry> entries_;
 };
 
