@@ -445,8 +445,14 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     if (e.row != req.row) continue;
     const Tick hi = close_bound(rank, e);
     if (hi <= a) continue;
-    const Tick c = find_column(ch, rank, req.rank, group, req.op, std::max(a, e.act + p_.tRCD), hi);
-    if (c == kNever) continue;
+    const Tick lo = std::max(a, e.act + p_.tRCD);
+    Tick& no_hit_from = e.no_hit_from[req.op == Op::Read ? 0 : 1];
+    if (lo >= no_hit_from) continue;
+    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi);
+    if (c == kNever) {
+      no_hit_from = lo;  // lower than before (else the search would not have been made)
+      continue;
+    }
     r.outcome = RowOutcome::Hit;
     commit_column(ch, rank, req.rank, group, e, req.op, c, r);
     return finish(e);

@@ -118,6 +118,10 @@ class TimingEngine {
     Tick act = 0;
     Tick pre = kNever;
     Tick pre_min = 0;  // earliest legal PRE: tRAS after ACT, tRTP after RD, tWR after write data
+    // Per direction (read, write): the earliest start from which a row-hit search of this epoch
+    // found no column slot. Reservations are only ever added and its close bound only moves
+    // earlier, so a search from there or later cannot succeed either and is not made again.
+    Tick no_hit_from[2] = {kNever, kNever};
   };
   struct Bank {
     RetiringVector<Epoch> epochs;  // in time order; only the last may be open
