@@ -134,5 +134,24 @@ TEST(DramScheduleGolden, RandomStreamsKeepTheirExactSchedule) {
   }
 }
 
+// Spacings no preset has: a turnaround (burst + tRTRS) or a same-group tCCD_L longer than two
+// bursts, so that a burst further away than a neighbour can still be the one a data start must keep
+// clear of, and the data-bus search has to look at every burst within reach, not only at the two
+// beside the start. Checksums recorded with the step-by-step engine, like the ones above.
+TEST(DramScheduleGolden, SpacingsLongerThanTwoBurstsKeepTheirExactSchedule) {
+  EngineParams turnaround;  // the struct's LPDDR3-like defaults, 2 channels x 2 ranks
+  turnaround.channels = 2;
+  turnaround.ranks = 2;
+  turnaround.tRTRS = 12;  // burst 8 + 12 > 2 x 8
+  EngineParams groups;
+  groups.banks = 16;
+  groups.bank_groups = 4;
+  groups.tCCD_L = 20;  // > 2 x burst 8
+  const Summary t = run(turnaround, 9, 4000, 4000, 6, 4, 30);
+  EXPECT_EQ(t.checksum, 8300967308597012106ull) << describe(t);
+  const Summary g = run(groups, 10, 4000, 4000, 6, 4, 30);
+  EXPECT_EQ(g.checksum, 13614811686482635760ull) << describe(g);
+}
+
 }  // namespace
 }  // namespace par::dram
