@@ -151,7 +151,17 @@ void TimingModel::reset() {
 
 void TimingModel::start_round(int context) {
   if (replay_phase_ != ReplayPhase::Off) end_replay_round();
-  if (replay_ && replay_->enabled) replay_phase_ = ReplayPhase::Pending;
+  if (replay_ && replay_->enabled) {
+    // A replayed round never reads the scoreboard: it is cleared once a round runs for real.
+    replay_phase_ = ReplayPhase::Pending;
+    scoreboard_stale_ = true;
+    return;
+  }
+  clear_scoreboard(context);
+}
+
+void TimingModel::clear_scoreboard(int context) {
+  scoreboard_stale_ = false;
   Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
   std::fill(sb.avail.begin(), sb.avail.end(), Cycle{0});
   sb.commit.fill(-1);

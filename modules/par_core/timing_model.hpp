@@ -279,6 +279,10 @@ class TimingModel {
   void replay_outcome(bool replayed);
   void take_fingerprint();
   void update_replay_enabled();
+  void clear_scoreboard(int context);
+  void clear_stale_scoreboard() {
+    if (scoreboard_stale_) clear_scoreboard(0);
+  }
 
   // Entries held in cycle `allocated` by the last rob_size - 1 instructions plus the new one (the
   // rob_max_occupancy statistic), counted before the new one enters the ring (one context).
@@ -322,6 +326,7 @@ class TimingModel {
   int last_occupancy_ = 0;  // the sample of the last dispatch (replay records it)
 
   ReplayPhase replay_phase_ = ReplayPhase::Off;
+  bool scoreboard_stale_ = false;  // context 0's round start is not yet applied (replay)
   // Replay: the record's next and end event, its pool and the round's first cycle.
   const ReplayEvent* replay_next_ = nullptr;
   const ReplayEvent* replay_end_ = nullptr;

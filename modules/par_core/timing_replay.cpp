@@ -30,6 +30,7 @@ void TimingModel::update_replay_enabled() {
   if (!replay_) return;
   replay_->enabled = replay_->wanted && listener_ == nullptr;
   if (!replay_->enabled && replay_phase_ != ReplayPhase::Off) end_replay_round();
+  if (!replay_->enabled) clear_stale_scoreboard();
 }
 
 TimingModel::ReplayCounts TimingModel::replay_counts() const {
@@ -82,6 +83,7 @@ void TimingModel::begin_replay_round(Cycle base) {
   if (r.skip > 0) {
     --r.skip;
     replay_phase_ = ReplayPhase::Off;
+    clear_stale_scoreboard();
     return;
   }
   RoundRecord* before = previous >= 0 ? &r.records[static_cast<std::size_t>(previous)] : nullptr;
@@ -127,6 +129,7 @@ void TimingModel::begin_replay_round(Cycle base) {
     rec.generation = ++r.clock;
     r.record = victim;
     replay_phase_ = ReplayPhase::Record;
+    clear_stale_scoreboard();
     found = victim;
   }
   if (before != nullptr && (before->next != found || before->next_delta != delta)) {
@@ -190,17 +193,15 @@ void TimingModel::finish_record() {
     FuTail& t = rec.fu[static_cast<std::size_t>(u)];
     t.added = h.count - r.fu_count[static_cast<std::size_t>(u)];
     t.ob_added = h.ob_count - r.ob_count[static_cast<std::size_t>(u)];
-    for (std::vector<Cycle>* v : {&t.issue, &t.complete, &t.commit, &t.ob_commit, &t.ob_complete}) v->clear();
+    t.entries.clear();
+    t.ob_entries.clear();
     for (std::int64_t i = h.count - std::min<std::int64_t>(t.added, history_); i < h.count; ++i) {
       const std::size_t s = static_cast<std::size_t>(i & history_mask_);
-      t.issue.push_back(h.issue[s] - base);
-      t.complete.push_back(h.complete[s] - base);
-      t.commit.push_back(h.commit[s] - base);
+      t.entries.insert(t.entries.end(), {h.issue[s] - base, h.complete[s] - base, h.commit[s] - base});
     }
     for (std::int64_t i = h.ob_count - std::min<std::int64_t>(t.ob_added, history_); i < h.ob_count; ++i) {
       const std::size_t s = static_cast<std::size_t>(i & history_mask_);
-      t.ob_commit.push_back(h.ob_commit[s] - base);
-      t.ob_complete.push_back(h.ob_complete[s] - base);
+      t.ob_entries.insert(t.ob_entries.end(), {h.ob_commit[s] - base, h.ob_complete[s] - base});
     }
     t.free_at = h.free_at - base;
     t.fu_commit = ctx_[0].fu_commit[static_cast<std::size_t>(u)] - base;
@@ -238,20 +239,22 @@ void TimingModel::apply_record() {
     const FuTail& t = rec.fu[static_cast<std::size_t>(u)];
     if (t.added == 0) continue;
     const std::int64_t end = h.count + t.added;
-    const std::int64_t n = static_cast<std::int64_t>(t.issue.size());
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::size_t s = static_cast<std::size_t>((end - n + i) & history_mask_);
-      h.issue[s] = base + t.issue[static_cast<std::size_t>(i)];
-      h.complete[s] = base + t.complete[static_cast<std::size_t>(i)];
-      h.commit[s] = base + t.commit[static_cast<std::size_t>(i)];
+    const Cycle* e = t.entries.data();
+    const std::int64_t n = static_cast<std::int64_t>(t.entries.size() / 3);
+    for (std::int64_t i = end - n; i < end; ++i, e += 3) {
+      const std::size_t s = static_cast<std::size_t>(i & history_mask_);
+      h.issue[s] = base + e[0];
+      h.complete[s] = base + e[1];
+      h.commit[s] = base + e[2];
     }
     h.count = end;
     const std::int64_t ob_end = h.ob_count + t.ob_added;
-    const std::int64_t ob_n = static_cast<std::int64_t>(t.ob_commit.size());
-    for (std::int64_t i = 0; i < ob_n; ++i) {
-      const std::size_t s = static_cast<std::size_t>((ob_end - ob_n + i) & history_mask_);
-      h.ob_commit[s] = base + t.ob_commit[static_cast<std::size_t>(i)];
-      h.ob_complete[s] = base + t.ob_complete[static_cast<std::size_t>(i)];
+    const Cycle* o = t.ob_entries.data();
+    const std::int64_t ob_n = static_cast<std::int64_t>(t.ob_entries.size() / 2);
+    for (std::int64_t i = ob_end - ob_n; i < ob_end; ++i, o += 2) {
+      const std::size_t s = static_cast<std::size_t>(i & history_mask_);
+      h.ob_commit[s] = base + o[0];
+      h.ob_complete[s] = base + o[1];
     }
     h.ob_count = ob_end;
     h.free_at = base + t.free_at;
@@ -272,6 +275,7 @@ void TimingModel::replay_diverged() {
   rob_max_occupancy_ = r.occupancy_max;
   last_commit_ = r.last_commit;
   replay_phase_ = ReplayPhase::Off;
+  clear_stale_scoreboard();
   const Cycle base = r.base;
   for (std::size_t i = 0; i < pos; ++i) {
     const ReplayEvent& e = rec.events[i];

@@ -53,7 +53,8 @@ struct ReplayEvent {
 // of them (at most the ring's size), relative to the round.
 struct FuTail {
   std::int64_t added = 0, ob_added = 0;
-  std::vector<Cycle> issue, complete, commit, ob_commit, ob_complete;
+  std::vector<Cycle> entries;     // issue, complete, commit of each entry, oldest first
+  std::vector<Cycle> ob_entries;  // commit, complete of each output-buffer entry
   Cycle free_at = 0, fu_commit = 0;
 };
 
