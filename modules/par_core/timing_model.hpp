@@ -270,6 +270,8 @@ class TimingModel {
   OpSchedule replay_event(const ReplayEvent& e);
   Cycle replay_wait(Cycle fetch, isa::RegId reg, StallCause cause);
   void replay_stall(StallCause cause, Cycle from, Cycle cycles);
+  const ReplayEvent* replay_control(ReplayEvent& e);
+  void record_control(ReplayEvent& e, Cycle result);
   void begin_replay_round(Cycle base);
   void end_replay_round();
   void replay_diverged();

@@ -398,70 +398,59 @@ inline OpSchedule TimingModel::replay_event(const ReplayEvent& e) {
   return s;
 }
 
+// A control call of the round (wait_for_committed, add_stall) with its inputs in `e` (cycles
+// absolute): the recorded event when it is replayed, else null (the round runs for real).
+const ReplayEvent* TimingModel::replay_control(ReplayEvent& e) {
+  if (replay_phase_ == ReplayPhase::Pending) begin_replay_round(e.fetch);
+  e.fetch -= replay_base_;
+  if (replay_phase_ != ReplayPhase::Replay) return nullptr;
+  const ReplayEvent* m = replay_next_;
+  if (m != replay_end_ && m->kind == e.kind && m->fetch == e.fetch && m->reg == e.reg && m->cause == e.cause &&
+      m->cycles == e.cycles) {
+    ++replay_next_;
+    return m;
+  }
+  replay_diverged();
+  return nullptr;
+}
+
+// Adds the control call `e` (from replay_control()) with its result cycle to the record.
+void TimingModel::record_control(ReplayEvent& e, Cycle result) {
+  if (replay_phase_ != ReplayPhase::Record) return;
+  RoundRecord& rec = replay_->records[static_cast<std::size_t>(replay_->record)];
+  if (rec.events.size() >= RoundReplay::kMaxEvents) return abandon_record();
+  e.dispatch = result - replay_base_;
+  e.pool_end = static_cast<std::int32_t>(rec.pool.size());
+  rec.events.push_back(e);
+}
+
 Cycle TimingModel::replay_wait(Cycle fetch, isa::RegId reg, StallCause cause) {
-  RoundReplay& r = *replay_;
-  if (replay_phase_ == ReplayPhase::Pending) begin_replay_round(fetch);
-  const Cycle base = r.base;
-  if (replay_phase_ == ReplayPhase::Replay) {
-    if (replay_next_ != replay_end_) {
-      const ReplayEvent& e = *replay_next_;
-      if (e.kind == ReplayEvent::WaitCommitted && e.fetch == fetch - base && e.reg == reg &&
-          e.cause == static_cast<std::uint8_t>(cause)) {
-        ++replay_next_;
-        stalls_[static_cast<int>(cause)] += e.dispatch - e.fetch;
-        return base + e.dispatch;
-      }
-    }
-    replay_diverged();
-  }
-  const Cycle t = wait_for_committed_now(fetch, reg, cause, 0);
-  if (replay_phase_ != ReplayPhase::Record) return t;
-  RoundRecord& rec = r.records[static_cast<std::size_t>(r.record)];
-  if (rec.events.size() >= RoundReplay::kMaxEvents) {
-    abandon_record();
-    return t;
-  }
   ReplayEvent e;
   e.kind = ReplayEvent::WaitCommitted;
   e.reg = reg;
   e.cause = static_cast<std::uint8_t>(cause);
-  e.fetch = fetch - base;
-  e.dispatch = t - base;
-  e.pool_end = static_cast<std::int32_t>(rec.pool.size());
-  rec.events.push_back(e);
+  e.fetch = fetch;
+  if (const ReplayEvent* m = replay_control(e)) {
+    stalls_[static_cast<int>(cause)] += m->dispatch - m->fetch;
+    return replay_base_ + m->dispatch;
+  }
+  const Cycle t = wait_for_committed_now(fetch, reg, cause, 0);
+  record_control(e, t);
   return t;
 }
 
 void TimingModel::replay_stall(StallCause cause, Cycle from, Cycle cycles) {
-  RoundReplay& r = *replay_;
-  if (replay_phase_ == ReplayPhase::Pending) begin_replay_round(from);
-  const Cycle base = r.base;
-  if (replay_phase_ == ReplayPhase::Replay) {
-    if (replay_next_ != replay_end_) {
-      const ReplayEvent& e = *replay_next_;
-      if (e.kind == ReplayEvent::AddStall && e.fetch == from - base && e.cycles == cycles &&
-          e.cause == static_cast<std::uint8_t>(cause)) {
-        ++replay_next_;
-        stalls_[static_cast<int>(cause)] += cycles;
-        return;
-      }
-    }
-    replay_diverged();
-  }
-  add_stall_now(cause, from, cycles);
-  if (replay_phase_ != ReplayPhase::Record) return;
-  RoundRecord& rec = r.records[static_cast<std::size_t>(r.record)];
-  if (rec.events.size() >= RoundReplay::kMaxEvents) {
-    abandon_record();
-    return;
-  }
   ReplayEvent e;
   e.kind = ReplayEvent::AddStall;
   e.cause = static_cast<std::uint8_t>(cause);
-  e.fetch = from - base;
+  e.fetch = from;
   e.cycles = cycles;
-  e.pool_end = static_cast<std::int32_t>(rec.pool.size());
-  rec.events.push_back(e);
+  if (replay_control(e) != nullptr) {
+    stalls_[static_cast<int>(cause)] += cycles;
+    return;
+  }
+  add_stall_now(cause, from, cycles);
+  record_control(e, replay_base_);
 }
 
 }  // namespace par::core

@@ -83,7 +83,9 @@ struct RoundRecord {
 
 struct RoundReplay {
   static constexpr int kRecords = 16;
-  static constexpr std::size_t kMaxEvents = 4096;  // longer rounds are not recorded
+  // Longer rounds are not recorded: recording costs a little on every call, and a kernel with
+  // long rounds (loops) has few rounds to replay.
+  static constexpr std::size_t kMaxEvents = 512;
   bool wanted = false;   // set_replay()
   bool enabled = false;  // wanted, default rules, fast T, no stall listener
   Cycle base = 0;        // the round's first call's cycle
