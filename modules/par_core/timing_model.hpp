@@ -147,7 +147,9 @@ class TimingModel {
   // those without replay. Only for the single-stream loop (dispatch_single, start_round,
   // wait_for_committed, add_stall; last_starts() is not kept), under the default timing rules
   // and T = 1, 2, 4 or 8, without a stall listener; otherwise `on` is ignored. Off at
-  // construction; takes effect at the next start_round().
+  // construction; takes effect at the next start_round(). A record names a call's TimingOp by
+  // its address: with replay on, the ops passed must not change for the model's life (the
+  // engine's LoadedProgram is fixed).
   void set_replay(bool on);
   // Rounds replayed to their end, and replays that found a call different from the record (and
   // dispatched the round for real), over the model's life.
