@@ -2,6 +2,7 @@
 #include "timing_replay.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace par::core {
 
@@ -234,29 +235,22 @@ void TimingModel::apply_record() {
   }
   rob_count_ = rob_end;
   rob_releases_sorted_ = rec.sorted;
+  // The recorded newest entries of rings that share a count: `tail` holds one value per ring
+  // and entry, oldest entry first; the last entry lands at count `end` - 1.
+  auto write_tail = [this, base](std::int64_t end, const std::vector<Cycle>& tail,
+                                 std::initializer_list<std::vector<Cycle>*> rings) {
+    const Cycle* v = tail.data();
+    for (std::int64_t i = end - static_cast<std::int64_t>(tail.size() / rings.size()); i < end; ++i)
+      for (std::vector<Cycle>* ring : rings) (*ring)[static_cast<std::size_t>(i & history_mask_)] = base + *v++;
+  };
   for (int u = 0; u < isa::kBackendUnits; ++u) {
     FuHistory& h = fu_[static_cast<std::size_t>(u)];
     const FuTail& t = rec.fu[static_cast<std::size_t>(u)];
     if (t.added == 0) continue;
-    const std::int64_t end = h.count + t.added;
-    const Cycle* e = t.entries.data();
-    const std::int64_t n = static_cast<std::int64_t>(t.entries.size() / 3);
-    for (std::int64_t i = end - n; i < end; ++i, e += 3) {
-      const std::size_t s = static_cast<std::size_t>(i & history_mask_);
-      h.issue[s] = base + e[0];
-      h.complete[s] = base + e[1];
-      h.commit[s] = base + e[2];
-    }
-    h.count = end;
-    const std::int64_t ob_end = h.ob_count + t.ob_added;
-    const Cycle* o = t.ob_entries.data();
-    const std::int64_t ob_n = static_cast<std::int64_t>(t.ob_entries.size() / 2);
-    for (std::int64_t i = ob_end - ob_n; i < ob_end; ++i, o += 2) {
-      const std::size_t s = static_cast<std::size_t>(i & history_mask_);
-      h.ob_commit[s] = base + o[0];
-      h.ob_complete[s] = base + o[1];
-    }
-    h.ob_count = ob_end;
+    h.count += t.added;
+    write_tail(h.count, t.entries, {&h.issue, &h.complete, &h.commit});
+    h.ob_count += t.ob_added;
+    write_tail(h.ob_count, t.ob_entries, {&h.ob_commit, &h.ob_complete});
     h.free_at = base + t.free_at;
     ctx_[0].fu_commit[static_cast<std::size_t>(u)] = base + t.fu_commit;
   }

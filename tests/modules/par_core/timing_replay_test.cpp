@@ -13,6 +13,7 @@
 namespace par::core {
 namespace {
 
+using testing::expect_same_stats;
 using testing::kernel;
 using testing::kKernels;
 
@@ -65,24 +66,6 @@ main:   sub     r1 = i0, 4
 .DATA 0x1000
 buf:    .f64 1, 2, 3, 4, 5, 6, 7, 8
 )";
-
-void expect_same_stats(const CoreStats& a, const CoreStats& b, const std::string& what) {
-  EXPECT_EQ(a.cycles, b.cycles) << what;
-  EXPECT_EQ(a.rounds, b.rounds) << what;
-  EXPECT_EQ(a.threads, b.threads) << what;
-  EXPECT_EQ(a.fetched, b.fetched) << what;
-  EXPECT_EQ(a.instructions, b.instructions) << what;
-  EXPECT_EQ(a.thread_instructions, b.thread_instructions) << what;
-  EXPECT_EQ(a.qualified_thread_instructions, b.qualified_thread_instructions) << what;
-  EXPECT_EQ(a.control, b.control) << what;
-  EXPECT_EQ(a.stalls, b.stalls) << what;
-  EXPECT_EQ(a.rob_occupancy_sum, b.rob_occupancy_sum) << what;
-  EXPECT_EQ(a.rob_max_occupancy, b.rob_max_occupancy) << what;
-  EXPECT_EQ(a.global_accesses, b.global_accesses) << what;
-  EXPECT_EQ(a.global_transactions, b.global_transactions) << what;
-  EXPECT_EQ(a.global_latency_sum, b.global_latency_sum) << what;
-  EXPECT_EQ(a.ls_limit_stall_cycles, b.ls_limit_stall_cycles) << what;
-}
 
 struct Pair {
   ProgramRun on, off;
