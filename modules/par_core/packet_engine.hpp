@@ -100,6 +100,11 @@ class PacketEngine {
   // core, in timing mode. Tests use it: with one context it must schedule exactly like the
   // single-stream loop.
   void always_select_contexts() { select_ = mode_ == RunMode::Timing; }
+  // Round replay of the timing model (TimingModel::set_replay; on by default). Tests turn it
+  // off to compare: the statistics must be the same.
+  void set_timing_replay(bool on) { timing_replay_ = on; }
+  // Rounds the timing model has replayed and replays that diverged, so far (tests: replay happened).
+  TimingModel::ReplayCounts replay_counts() const { return timing_ ? timing_->replay_counts() : TimingModel::ReplayCounts{}; }
 
   // Polled between instructions (about every million cycles or fetches, and at least every few
   // host tenths of a second in practice): returning true stops the packet at once (run() then
@@ -217,6 +222,7 @@ class PacketEngine {
   int S_;
   int T_;
   bool select_;  // the context-selection loop (timing mode, CoreConfig::selects_contexts())
+  bool timing_replay_ = true;
   std::vector<std::unique_ptr<Context>> contexts_;
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;

@@ -95,6 +95,7 @@ ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const
   engine.set_stall_listener(options.stall_listener);
   engine.set_exec_listener(options.exec_listener);
   if (options.always_select_contexts) engine.always_select_contexts();
+  engine.set_timing_replay(options.timing_replay);
   Packet packet;
   packet.start = program.start;
   packet.threads = program.threads;
@@ -104,6 +105,7 @@ ProgramRun run_program(const isa::Program& program, const CoreConfig& cfg, const
   run.ok = engine.run(packet, run.stats, &run.error);
   if (stream && options.stream_drain) options.stream_drain(*stream);
   run.registers = engine.captured_registers();
+  run.replay = engine.replay_counts();
   return run;
 }
 

@@ -24,6 +24,7 @@ struct ProgramRun {
   CoreStats stats;
   std::unique_ptr<LocalMemory> memory;   // final memory contents
   std::vector<ThreadRegisters> registers;  // captured final registers (if asked for)
+  TimingModel::ReplayCounts replay;        // rounds the timing model replayed (RunOptions::timing_replay)
 
   // Reads `count` little-endian values of `size` bytes from the final memory; throws
   // std::out_of_range for bytes outside the local-memory window.
@@ -41,6 +42,8 @@ struct RunOptions {
   ExecListener* exec_listener = nullptr;    // told about every executed instruction (tracing, tests)
   // Runs the context-selection loop even for the plain core (tests: it must schedule the same).
   bool always_select_contexts = false;
+  // Round replay of the timing model (PacketEngine::set_timing_replay); tests compare without it.
+  bool timing_replay = true;
   // With core.stream.enabled: called with the core's stream unit before the packet (fill the
   // channels; returning false with a message stops the run) and after it (drain them).
   std::function<bool(StreamUnit&, std::string*)> stream_fill;

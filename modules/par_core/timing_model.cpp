@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "timing_replay.hpp"
+
 namespace par::core {
 
 using isa::RegId;
@@ -107,9 +109,16 @@ TimingModel::TimingModel(const CoreConfig& cfg)
       store_data_(static_cast<std::size_t>(T_)) {
   ctx_.reserve(static_cast<std::size_t>(cfg.contexts));
   for (int c = 0; c < cfg.contexts; ++c) ctx_.emplace_back(T_);
+  // Only the dispatch_single() specialisations replay (fast_threads_ implies the default rules
+  // and one context).
+  if (fast_threads_ != 0) replay_ = std::make_unique<RoundReplay>();
 }
 
+TimingModel::~TimingModel() = default;
+
 void TimingModel::reset() {
+  if (replay_phase_ == ReplayPhase::Record) abandon_record();
+  replay_phase_ = ReplayPhase::Off;  // a replayed round's end state is moot: everything restarts
   for (FuHistory& h : fu_) {
     for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
       std::fill(v->begin(), v->end(), Cycle{0});
@@ -141,6 +150,18 @@ void TimingModel::reset() {
 }
 
 void TimingModel::start_round(int context) {
+  if (replay_phase_ != ReplayPhase::Off) end_replay_round();
+  if (replay_ && replay_->enabled) {
+    // A replayed round never reads the scoreboard: it is cleared once a round runs for real.
+    replay_phase_ = ReplayPhase::Pending;
+    scoreboard_stale_ = true;
+    return;
+  }
+  clear_scoreboard(context);
+}
+
+void TimingModel::clear_scoreboard(int context) {
+  scoreboard_stale_ = false;
   Scoreboard& sb = ctx_[static_cast<std::size_t>(context)];
   std::fill(sb.avail.begin(), sb.avail.end(), Cycle{0});
   sb.commit.fill(-1);
@@ -227,6 +248,11 @@ DispatchWaits TimingModel::dispatch_waits(const TimingOp& op, int context) const
 }
 
 Cycle TimingModel::wait_for_committed(Cycle fetch, RegId reg, StallCause cause, int context) {
+  if (replay_phase_ != ReplayPhase::Off) return replay_wait(fetch, reg, cause);
+  return wait_for_committed_now(fetch, reg, cause, context);
+}
+
+Cycle TimingModel::wait_for_committed_now(Cycle fetch, RegId reg, StallCause cause, int context) {
   const Cycle t = std::max(fetch, committed_visible(reg, context));
   stalls_[static_cast<int>(cause)] += t - fetch;
   if (listener_ != nullptr && t > fetch) listener_->stall(cause, fetch, t);
@@ -412,6 +438,7 @@ OpSchedule TimingModel::dispatch_impl(const TimingOp& op, Cycle fetch, const Cyc
   const Cycle rob_release = kDefaultRules || cfg_.rob_release == RobRelease::Commit ? commit : last;
   const int occupancy = kShared ? 1 + rob_pool_.count_from(allocated) : rob_occupancy(allocated);
   rob_max_occupancy_ = std::max(rob_max_occupancy_, occupancy);
+  last_occupancy_ = occupancy;
   if (rob_count_ > 0 && rob_release < rob_release_[static_cast<std::size_t>((rob_count_ - 1) & rob_mask_)])
     rob_releases_sorted_ = false;
   rob_release_[static_cast<std::size_t>(rob_count_ & rob_mask_)] = rob_release;

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core_config.hpp"
@@ -103,10 +104,14 @@ struct DispatchWaits {
   Cycle ready(Cycle from) const;
 };
 
+struct RoundReplay;  // timing_replay.hpp
+struct ReplayEvent;
+
 class TimingModel {
  public:
   // One register scoreboard per context (cfg.contexts).
   explicit TimingModel(const CoreConfig& cfg);
+  ~TimingModel();
 
   // The state after construction (a new packet): the model is built once per core, not per
   // packet, so a core's short share of a packet does not pay for its allocations.
@@ -133,6 +138,28 @@ class TimingModel {
   // configuration shipped uses them) and a common T the rules and the per-thread loops are
   // fixed at compile time: this is the simulator's innermost call.
   OpSchedule dispatch_single(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
+    if (replay_phase_ != ReplayPhase::Off) return replay_dispatch(op, fetch, min_result, global);
+    return dispatch_fast(op, fetch, min_result, global);
+  }
+
+  // Round replay (timing_replay.hpp): rounds that start from the same timing state relative to
+  // their first cycle and make the same calls take their schedule from a record. The results are
+  // those without replay. Only for the single-stream loop (dispatch_single, start_round,
+  // wait_for_committed, add_stall; last_starts() is not kept), under the default timing rules
+  // and T = 1, 2, 4 or 8, without a stall listener; otherwise `on` is ignored. Off at
+  // construction; takes effect at the next start_round(). A record names a call's TimingOp by
+  // its address: with replay on, the ops passed must not change for the model's life (the
+  // engine's LoadedProgram is fixed).
+  void set_replay(bool on);
+  // Rounds replayed to their end, and replays that found a call different from the record (and
+  // dispatched the round for real), over the model's life.
+  struct ReplayCounts {
+    std::int64_t replayed = 0, diverged = 0;
+  };
+  ReplayCounts replay_counts() const;
+
+ private:
+  OpSchedule dispatch_fast(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
     switch (fast_threads_) {
       case 1: return dispatch_impl<false, false, true, 1>(op, fetch, min_result, global);
       case 2: return dispatch_impl<false, false, true, 2>(op, fetch, min_result, global);
@@ -141,6 +168,8 @@ class TimingModel {
       default: return dispatch_impl<false, false, false, 0>(op, fetch, min_result, global);
     }
   }
+
+ public:
 
   // What `context`'s next instruction `op` waits for, under core.context_ready and
   // core.context_fu_wait, if it were dispatched next (no other instruction dispatched first).
@@ -163,11 +192,20 @@ class TimingModel {
   Cycle wait_for_committed(Cycle fetch, isa::RegId reg, StallCause cause, int context = 0);
   // Counts the frontend cycles [from, from + cycles) as lost to `cause` (disqualified-xp penalty).
   void add_stall(StallCause cause, Cycle from, Cycle cycles) {
+    if (replay_phase_ != ReplayPhase::Off) return replay_stall(cause, from, cycles);
+    add_stall_now(cause, from, cycles);
+  }
+  // Reports every stall to `listener` from now on (null: none). Not owned.
+  void set_stall_listener(StallListener* listener);
+
+ private:
+  void add_stall_now(StallCause cause, Cycle from, Cycle cycles) {
     stalls_[static_cast<int>(cause)] += cycles;
     if (listener_ != nullptr && cycles > 0) listener_->stall(cause, from, from + cycles);
   }
-  // Reports every stall to `listener` from now on (null: none). Not owned.
-  void set_stall_listener(StallListener* listener) { listener_ = listener; }
+  Cycle wait_for_committed_now(Cycle fetch, isa::RegId reg, StallCause cause, int context);
+
+ public:
 
   // The cycle each thread slot's data operand of the last dispatched store is available, used
   // for store-to-load ordering.
@@ -220,6 +258,36 @@ class TimingModel {
     return sb.avail[static_cast<std::size_t>(r) * T_ + k];
   }
 
+  // Round replay (timing_replay.cpp).
+  enum class ReplayPhase : std::uint8_t {
+    Off,      // this round runs without replay
+    Pending,  // a round has started; its first call decides
+    Replay,   // answering from records_[record]; the shared state is the round's start state
+    Record,   // running as usual and recording
+  };
+  OpSchedule replay_dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
+  OpSchedule replay_dispatch_slow(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
+  bool replay_matches(const ReplayEvent& e, const TimingOp& op, Cycle fetch, const Cycle* min_result,
+                      ThreadTiming* global) const;
+  OpSchedule replay_event(const ReplayEvent& e);
+  Cycle replay_wait(Cycle fetch, isa::RegId reg, StallCause cause);
+  void replay_stall(StallCause cause, Cycle from, Cycle cycles);
+  const ReplayEvent* replay_control(ReplayEvent& e);
+  void record_control(ReplayEvent& e, Cycle result);
+  void begin_replay_round(Cycle base);
+  void end_replay_round();
+  void replay_diverged();
+  void abandon_record();
+  void finish_record();
+  void apply_record();
+  void replay_outcome(bool replayed);
+  void take_fingerprint();
+  void update_replay_enabled();
+  void clear_scoreboard(int context);
+  void clear_stale_scoreboard() {
+    if (scoreboard_stale_) clear_scoreboard(0);
+  }
+
   // Entries held in cycle `allocated` by the last rob_size - 1 instructions plus the new one (the
   // rob_max_occupancy statistic), counted before the new one enters the ring (one context).
   int rob_occupancy(Cycle allocated);
@@ -259,6 +327,16 @@ class TimingModel {
   StallListener* listener_ = nullptr;
   std::int64_t rob_occupancy_sum_ = 0;
   int rob_max_occupancy_ = 0;
+  int last_occupancy_ = 0;  // the sample of the last dispatch (replay records it)
+
+  ReplayPhase replay_phase_ = ReplayPhase::Off;
+  bool scoreboard_stale_ = false;  // context 0's round start is not yet applied (replay)
+  // Replay: the record's next and end event, its pool and the round's first cycle.
+  const ReplayEvent* replay_next_ = nullptr;
+  const ReplayEvent* replay_end_ = nullptr;
+  const Cycle* replay_pool_ = nullptr;
+  Cycle replay_base_ = 0;
+  std::unique_ptr<RoundReplay> replay_;
 };
 
 }  // namespace par::core

@@ -70,17 +70,6 @@ std::vector<std::string> programs() {
   return v;
 }
 
-void expect_same_schedule(const CoreStats& a, const CoreStats& b, const std::string& what) {
-  EXPECT_EQ(a.cycles, b.cycles) << what;
-  EXPECT_EQ(a.stalls, b.stalls) << what;
-  EXPECT_EQ(a.rob_occupancy_sum, b.rob_occupancy_sum) << what;
-  EXPECT_EQ(a.rob_max_occupancy, b.rob_max_occupancy) << what;
-  EXPECT_EQ(a.instructions, b.instructions) << what;
-  EXPECT_EQ(a.thread_instructions, b.thread_instructions) << what;
-  EXPECT_EQ(a.control, b.control) << what;
-  EXPECT_EQ(a.fetched, b.fetched) << what;
-}
-
 const std::vector<std::pair<const char*, std::function<void(CoreConfig&)>>>& rule_variants() {
   static const std::vector<std::pair<const char*, std::function<void(CoreConfig&)>>> v = {
       {"defaults", [](CoreConfig&) {}},
@@ -109,7 +98,7 @@ TEST(Contexts, SelectionLoopWithOneContextSchedulesLikeThePlainCore) {
         const ProgramRun selected = run_program(program, cfg, opt);
         ASSERT_TRUE(plain.ok && selected.ok) << path << ": " << plain.error << selected.error;
         const std::string what = path + " T=" + std::to_string(T) + " " + name;
-        expect_same_schedule(plain.stats, selected.stats, what);
+        testing::expect_same_stats(plain.stats, selected.stats, what);
         EXPECT_TRUE(plain.stats.contexts.empty()) << what;
         ASSERT_EQ(selected.stats.contexts.size(), 1u) << what;
         EXPECT_EQ(selected.stats.contexts[0].slots, plain.stats.fetched) << what;
@@ -133,7 +122,7 @@ TEST(Contexts, SeveralContextsWithOneRoundScheduleLikeOne) {
         const ProgramRun four = run_program(program, cfg);
         ASSERT_TRUE(one.ok && four.ok) << path << ": " << one.error << four.error;
         const std::string what = path + " T=" + std::to_string(T) + " " + name;
-        expect_same_schedule(one.stats, four.stats, what);
+        testing::expect_same_stats(one.stats, four.stats, what);
         ASSERT_EQ(four.stats.contexts.size(), 4u);
         EXPECT_EQ(four.stats.contexts[0].rounds, 1) << what;
         EXPECT_EQ(four.stats.contexts[3].rounds, 0) << what;

@@ -47,6 +47,25 @@ inline ProgramRun run_source(const std::string& source, CoreConfig cfg, RunOptio
   return run_program(assemble_or_fail(source), cfg, options);
 }
 
+// Every counter of two runs that must have scheduled alike (the per-context counters aside).
+inline void expect_same_stats(const CoreStats& a, const CoreStats& b, const std::string& what) {
+  EXPECT_EQ(a.cycles, b.cycles) << what;
+  EXPECT_EQ(a.rounds, b.rounds) << what;
+  EXPECT_EQ(a.threads, b.threads) << what;
+  EXPECT_EQ(a.fetched, b.fetched) << what;
+  EXPECT_EQ(a.instructions, b.instructions) << what;
+  EXPECT_EQ(a.thread_instructions, b.thread_instructions) << what;
+  EXPECT_EQ(a.qualified_thread_instructions, b.qualified_thread_instructions) << what;
+  EXPECT_EQ(a.control, b.control) << what;
+  EXPECT_EQ(a.stalls, b.stalls) << what;
+  EXPECT_EQ(a.rob_occupancy_sum, b.rob_occupancy_sum) << what;
+  EXPECT_EQ(a.rob_max_occupancy, b.rob_max_occupancy) << what;
+  EXPECT_EQ(a.global_accesses, b.global_accesses) << what;
+  EXPECT_EQ(a.global_transactions, b.global_transactions) << what;
+  EXPECT_EQ(a.global_latency_sum, b.global_latency_sum) << what;
+  EXPECT_EQ(a.ls_limit_stall_cycles, b.ls_limit_stall_cycles) << what;
+}
+
 inline CoreConfig config(int lanes, int threads_per_lane) {
   CoreConfig cfg;
   cfg.lanes = lanes;

@@ -1,0 +1,112 @@
+// Round replay of the timing model (README "Host cost").
+//
+// A round starts with a fresh register scoreboard, and every timing rule is a max, a sum with a
+// constant or a comparison of cycles, so the schedule of a round depends only on the shared state
+// (ROB ring, FU histories, the context's last commit) *relative to the cycle the round starts*,
+// and on the calls the frontend makes. Values older than the round's first fetch are dominated in
+// every rule (each is compared with, or raised to, something at or after that fetch), so they all
+// count as one "old" value. Consecutive rounds of a straight-line kernel usually start from the
+// same relative state and make the same calls, so the model keeps a few rounds' records: the
+// relative start state (the fingerprint), every call with its inputs and results, and the state
+// the round leaves behind. A round whose fingerprint matches a record is replayed: each call is
+// compared with the recorded one and answered from the record; the statistics advance with each
+// call (they are exact at any point); the shared state is left as it was at the round's start and
+// set to the recorded end state once the round has ended. On the first call that differs, the
+// statistics are put back, the calls so far are dispatched for real from the untouched start
+// state, and the round goes on (and is recorded) as usual, so the result is always exactly that
+// of the model without replay.
+//
+// Only the single-stream loop under the default timing rules uses it (TimingModel::dispatch_single
+// with a compile-time T, no stall listener): the selection among thread contexts reads the shared
+// state between calls.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "timing_model.hpp"
+
+namespace par::core {
+
+// One call of the frontend within a round, its inputs and results; cycles relative to the round.
+struct ReplayEvent {
+  enum Kind : std::uint8_t { Dispatch, WaitCommitted, AddStall };
+  Kind kind = Dispatch;
+  std::uint8_t reg = 0;    // WaitCommitted: the register
+  std::uint8_t cause = 0;  // WaitCommitted, AddStall: the stall cause
+  std::uint8_t unit = 0;   // Dispatch: the FU
+  int occupancy = 0;       // Dispatch: ROB occupancy sample
+  const TimingOp* op = nullptr;  // Dispatch (null otherwise)
+  Cycle fetch = 0;         // input cycle (AddStall: from)
+  Cycle cycles = 0;        // AddStall: the cycles
+  std::int32_t min_result = -1;  // Dispatch: pool index of T per-thread limits (clamped), -1: none
+  std::int32_t store_data = -1;  // Dispatch of a store: pool index of T data-ready cycles
+  std::int32_t pool_end = 0;     // pool size after this event
+  // Results: the schedule (WaitCommitted: the cycle in `dispatch`) and the statistics.
+  Cycle dispatch = 0, issue = 0, commit = 0;
+  Cycle rob_stall = 0, queue_stall = 0;
+  std::int64_t occupancy_sum = 0;
+};
+
+// What a recorded round changed in one FU's history: how many entries it added and the newest
+// of them (at most the ring's size), relative to the round.
+struct FuTail {
+  std::int64_t added = 0, ob_added = 0;
+  std::vector<Cycle> entries;     // issue, complete, commit of each entry, oldest first
+  std::vector<Cycle> ob_entries;  // commit, complete of each output-buffer entry
+  Cycle free_at = 0, fu_commit = 0;
+};
+
+struct RoundRecord {
+  bool valid = false;        // complete (its round has ended)
+  std::uint64_t hash = 0;    // of `start`
+  std::vector<Cycle> start;  // the fingerprint of the start state
+  std::vector<ReplayEvent> events;
+  std::vector<Cycle> pool;
+  // End state.
+  std::int64_t rob_added = 0;
+  std::vector<Cycle> rob_tail;
+  std::array<FuTail, isa::kBackendUnits> fu;
+  Cycle last_commit = 0, last_allocated = 0;
+  bool sorted = true;
+  std::int64_t held_rel = 0;  // rob_count_ - rob_held_from_
+  std::uint64_t last_used = 0;
+  // The record whose start state the next round had, when it started `next_delta` cycles after
+  // this one (the state this round leaves, seen from a later start, is a function of this
+  // record): that round needs no fingerprint. -1: not known.
+  int next = -1;
+  std::uint64_t next_generation = 0;
+  Cycle next_delta = 0;
+  std::uint64_t generation = 0;  // changes when the slot takes another start state
+};
+
+struct RoundReplay {
+  static constexpr int kRecords = 16;
+  // Longer rounds are not recorded: recording costs a little on every call, and a kernel with
+  // long rounds (loops) has few rounds to replay.
+  static constexpr std::size_t kMaxEvents = 512;
+  bool wanted = false;   // set_replay()
+  bool enabled = false;  // wanted, default rules, fast T, no stall listener
+  Cycle base = 0;        // the round's first call's cycle
+  int record = 0;
+  int previous = -1;     // the record of the previous round, when it ran recorded or replayed
+  Cycle previous_base = 0;
+  std::vector<RoundRecord> records = std::vector<RoundRecord>(kRecords);
+  std::vector<Cycle> fingerprint;
+  std::uint64_t hash = 0;
+  // State at the round's start.
+  std::int64_t rob_count = 0;
+  std::array<std::int64_t, isa::kBackendUnits> fu_count{}, ob_count{};
+  std::array<std::int64_t, kStallCauses> stalls{};
+  std::int64_t occupancy_sum = 0;
+  int occupancy_max = 0;
+  Cycle last_commit = 0;
+  // Back-off: after 8 rounds in a row that were not replayed, attempts become rarer.
+  int streak = 0, skip = 0;
+  std::uint64_t clock = 0;
+  std::int64_t replayed = 0, diverged = 0;
+  std::vector<Cycle> limits;  // scratch: a recorded event's per-thread limits, absolute
+};
+
+}  // namespace par::core
