@@ -92,12 +92,6 @@ bool ControlUnit::push(Kind kind, std::uint64_t addr, std::uint8_t qp, std::int6
   return true;
 }
 
-void ControlUnit::advance(bool stop) {
-  bep_preds_.clear();
-  ++pc_;
-  if (stop) block_end();
-}
-
 ControlUnit::Outcome ControlUnit::execute(const isa::Instruction& in, std::uint64_t program_size) {
   Outcome out;
   bep_preds_.clear();

@@ -32,8 +32,13 @@ class ControlUnit {
   // Executes the control instruction at PC (docs/isa.md §7.4-7.7), then block-end processing when its
   // stop bit is set or M became empty. `program_size` bounds indirect targets.
   Outcome execute(const isa::Instruction& in, std::uint64_t program_size);
-  // After a non-control instruction: PC + 1, and block-end processing on a stop bit.
-  void advance(bool stop);
+  // After a non-control instruction: PC + 1, and block-end processing on a stop bit. Inline:
+  // the fetch loop calls it for every backend instruction.
+  void advance(bool stop) {
+    bep_preds_.clear();
+    ++pc_;
+    if (stop) block_end();
+  }
 
   std::uint64_t pc() const { return pc_; }
   const std::uint8_t* mask() const { return mask_.data(); }

@@ -15,6 +15,38 @@ using isa::Opcode;
 // ---------------------------------------------------------------------------------------------
 // LoadedProgram
 
+namespace {
+ControlKind control_kind(Opcode op) {
+  switch (op) {
+    case Opcode::Xp: return ControlKind::Xp;
+    case Opcode::XpR: return ControlKind::XpIndirect;
+    case Opcode::LoopR:
+    case Opcode::Loop: return ControlKind::Loop;
+    default: return ControlKind::Brk;
+  }
+}
+}  // namespace
+
+DecodedOp DecodedOp::from(const Instruction& in, const CoreConfig& cfg) {
+  DecodedOp d;
+  d.in = in;
+  d.unit = static_cast<std::uint8_t>(in.unit());
+  if (in.is_control()) {
+    d.kind = Kind::Control;
+    d.control = control_kind(in.op);
+    d.waits_for_rd = in.op == Opcode::XpR || in.op == Opcode::LoopR;
+    return d;
+  }
+  d.kind = Kind::Backend;
+  d.timing = TimingOp::from(in, cfg);
+  d.kernel = SimtExecutor::kernel_for(in);
+  d.access_size = static_cast<std::uint8_t>(isa::access_size(in.op));
+  d.load = in.is_load();
+  d.store = in.is_store();
+  d.stream = in.is_stream();
+  return d;
+}
+
 std::unique_ptr<LoadedProgram> LoadedProgram::load(const isa::Program& program,
                                                    const CoreConfig& cfg, std::string* error) {
   if (program.code.empty()) {
@@ -31,19 +63,14 @@ std::unique_ptr<LoadedProgram> LoadedProgram::load(const isa::Program& program,
   auto lp = std::unique_ptr<LoadedProgram>(new LoadedProgram());
   lp->program_ = program;
   const std::size_t n = program.code.size();
-  lp->code_.resize(n);
-  lp->timing_.resize(n);
-  lp->legal_.assign(n, 0);
+  lp->ops_.resize(n);
   lp->reasons_.resize(n);
   for (std::size_t pc = 0; pc < n; ++pc) {
     std::string why;
-    if (auto in = isa::decode(program.code[pc], &why)) {
-      lp->code_[pc] = *in;
-      lp->timing_[pc] = TimingOp::from(*in, cfg);
-      lp->legal_[pc] = 1;
-    } else {
+    if (auto in = isa::decode(program.code[pc], &why))
+      lp->ops_[pc] = DecodedOp::from(*in, cfg);
+    else
       lp->reasons_[pc] = why;  // an error only if the word is ever fetched
-    }
   }
   return lp;
 }
@@ -53,12 +80,9 @@ std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Inst
                                                                 isa::Program source) {
   auto lp = std::unique_ptr<LoadedProgram>(new LoadedProgram());
   lp->program_ = std::move(source);
-  lp->code_ = std::move(code);
-  const std::size_t n = lp->code_.size();
-  lp->legal_.assign(n, 1);
-  lp->reasons_.resize(n);
-  lp->timing_.reserve(n);
-  for (const Instruction& in : lp->code_) lp->timing_.push_back(TimingOp::from(in, cfg));
+  lp->reasons_.resize(code.size());
+  lp->ops_.reserve(code.size());
+  for (const Instruction& in : code) lp->ops_.push_back(DecodedOp::from(in, cfg));
   return lp;
 }
 
@@ -139,30 +163,37 @@ void PacketEngine::report_step(const Context& x, Cycle cycle) const {
   exec_listener_->executed(s);
 }
 
+PacketEngine::PendingStore& PacketEngine::PendingStores::push_back() {
+  if (count_ == ring_.size()) {
+    std::vector<PendingStore> bigger(std::max<std::size_t>(4, 2 * ring_.size()));
+    for (std::size_t i = 0; i < count_; ++i) bigger[i] = std::move(ring_[(head_ + i) & (ring_.size() - 1)]);
+    ring_.swap(bigger);
+    head_ = 0;
+  }
+  return ring_[(head_ + count_++) & (ring_.size() - 1)];
+}
+
 // Earliest result cycle per thread slot of the load just executed functionally, given older
 // stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7). Only the
-// context's own stores count: other contexts run other threads.
+// context's own stores count: other contexts run other threads. Null when none of them delays
+// the load (the caller asks only when some store is pending).
 const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch) {
   // A store whose data is available by the load's fetch cannot delay it.
-  while (!x.stores.empty() && x.stores.front().latest <= fetch) {
-    x.spare_stores.push_back(std::move(x.stores.front()));  // its vectors serve a later store
-    x.stores.pop_front();
-  }
-  if (x.stores.empty()) return nullptr;
-  std::fill(min_result_.begin(), min_result_.end(), Cycle{0});
+  while (!x.stores.empty() && x.stores.front().latest <= fetch) x.stores.pop_front();
   const std::uint8_t* q = x.exec.qualified();
   const std::uint64_t* addr = x.exec.addresses();
-  const int size = isa::access_size(prog_.at(x.control.pc()).op);
+  const std::uint64_t size = prog_.op(x.control.pc()).access_size;
   bool any = false;
-  for (const PendingStore& st : x.stores) {
+  for (std::size_t i = 0, n = x.stores.size(); i < n; ++i) {
+    const PendingStore& st = x.stores[i];
     for (int s = 0; s < S_; ++s) {
-      if (!q[s] || st.size[s] == 0) continue;
-      const std::uint64_t a = addr[s], b = st.addr[s];
-      if (a < b + st.size[s] && b < a + static_cast<std::uint64_t>(size)) {
-        Cycle& m = min_result_[static_cast<std::size_t>(s % T_)];
-        m = std::max(m, st.data_ready[static_cast<std::size_t>(s % T_)] + cfg_.dcache_latency);
-        any = true;
-      }
+      const std::uint64_t a = addr[s], b = st.addr[static_cast<std::size_t>(s)];
+      const std::uint8_t sz = st.size[static_cast<std::size_t>(s)];
+      if (!q[s] || sz == 0 || !(a < b + sz && b < a + size)) continue;
+      if (!any) std::fill(min_result_.begin(), min_result_.end(), Cycle{0});
+      any = true;
+      Cycle& m = min_result_[static_cast<std::size_t>(s % T_)];
+      m = std::max(m, st.data_ready[static_cast<std::size_t>(s % T_)] + cfg_.dcache_latency);
     }
   }
   return any ? min_result_.data() : nullptr;
@@ -172,20 +203,14 @@ void PacketEngine::remember_store(Context& x, Cycle fetch) {
   const std::vector<Cycle>& data = timing_->last_store_data();
   const Cycle latest = *std::max_element(data.begin(), data.end());
   if (latest <= fetch) return;  // already available to any later load
-  PendingStore st;
-  if (!x.spare_stores.empty()) {
-    st = std::move(x.spare_stores.back());
-    x.spare_stores.pop_back();
-  }
+  PendingStore& st = x.stores.push_back();
   st.addr.assign(x.exec.addresses(), x.exec.addresses() + S_);
-  st.size.assign(static_cast<std::size_t>(S_), 0);
+  st.size.resize(static_cast<std::size_t>(S_));
   const std::uint8_t* q = x.exec.qualified();
-  const auto sz = static_cast<std::uint8_t>(isa::access_size(prog_.at(x.control.pc()).op));
-  for (int s = 0; s < S_; ++s)
-    if (q[s]) st.size[static_cast<std::size_t>(s)] = sz;
-  st.data_ready = data;
+  const std::uint8_t sz = prog_.op(x.control.pc()).access_size;
+  for (int s = 0; s < S_; ++s) st.size[static_cast<std::size_t>(s)] = q[s] ? sz : 0;
+  st.data_ready.assign(data.begin(), data.end());
   st.latest = latest;
-  x.stores.push_back(std::move(st));
 }
 
 void PacketEngine::capture_round(const Context& x) {
@@ -219,24 +244,12 @@ void PacketEngine::capture_round(const Context& x) {
   stats.threads += static_cast<std::int64_t>(in_round);
 }
 
-namespace {
-ControlKind control_kind(Opcode op) {
-  switch (op) {
-    case Opcode::Xp: return ControlKind::Xp;
-    case Opcode::XpR: return ControlKind::XpIndirect;
-    case Opcode::LoopR:
-    case Opcode::Loop: return ControlKind::Loop;
-    default: return ControlKind::Brk;
-  }
-}
-}  // namespace
-
 // Inlined into both loops: the single stream then keeps its fetch cycle in a register, as the
 // loop did before contexts existed.
-template <bool kSelect, bool kTrace>
+template <bool kSelect, bool kTrace, bool kTimed>
 [[gnu::always_inline]] inline bool PacketEngine::step(Context& x, Cycle& fetch, std::int64_t& fetched,
                                                       CoreStats& stats, std::string* error) {
-  const bool timed = mode_ == RunMode::Timing;
+  constexpr bool timed = kTimed;
   const std::uint64_t size = program_size_;
   const std::uint64_t pc = x.control.pc();
   if (pc >= size) return fail(error, x, "PC outside the program (" + std::to_string(size) + " instructions)");
@@ -244,21 +257,21 @@ template <bool kSelect, bool kTrace>
     fetched_now_ = fetched;
     if (!watch_point(x, tick, error)) return false;
   }
-  if (!prog_.legal(pc)) return fail(error, x, "illegal instruction: " + prog_.illegal_reason(pc));
-  const Instruction& in = prog_.at(pc);
+  const DecodedOp& op = prog_.op(pc);
+  if (op.kind == DecodedOp::Kind::Illegal) return fail(error, x, "illegal instruction: " + prog_.illegal_reason(pc));
+  const Instruction& in = op.in;
   ++fetched;
 
-  if (in.is_control()) {
+  if (op.kind == DecodedOp::Kind::Control) {
     Cycle t = fetch;
     if (timed) {
       if (in.qp != 0) t = timing_->wait_for_committed(t, isa::pred_reg(in.qp), StallCause::PredicateWait, x.index);
-      if (in.op == Opcode::XpR || in.op == Opcode::LoopR)
-        t = timing_->wait_for_committed(t, in.rd, StallCause::RegisterWait, x.index);
+      if (op.waits_for_rd) t = timing_->wait_for_committed(t, in.rd, StallCause::RegisterWait, x.index);
     }
     if (kTrace && exec_listener_ != nullptr) report_step(x, timed ? t : fetched - 1);
     const ControlUnit::Outcome out = x.control.execute(in, size);
     if (out.error) return fail(error, x, out.message, out.error_slots[0], out.error_slots[1]);
-    ++stats.control[static_cast<std::size_t>(control_kind(in.op))];
+    ++stats.control[static_cast<std::size_t>(op.control)];
     fetch = t + 1;
     // The discarded fetch of the target takes the next issue slot(s), whichever context would
     // have used them.
@@ -269,26 +282,26 @@ template <bool kSelect, bool kTrace>
     }
     return true;
   }
-  if (auto fault = x.exec.execute(in, x.control.mask(), x.control.active_count()))
+  if (auto fault = x.exec.execute(in, op.kernel, x.control.mask(), x.control.active_count()))
     return fail(error, x, fault->describe(), fault->slot);
-  if (in.is_stream()) {
+  if (op.stream) {
     if (!stream_) return fail(error, x, "'" + std::string(in.meta().mnemonic) + "' needs the stream unit (core.stream.enabled = false)");
     if (auto fault = stream_->execute(in, x.exec.qualified(), x.state)) return fail(error, x, fault->cause, fault->slot);
   }
-  const auto u = static_cast<std::size_t>(in.unit());
+  const auto u = static_cast<std::size_t>(op.unit);
   ++stats.instructions[u];
   stats.thread_instructions[u] += x.control.active_count();
   stats.qualified_thread_instructions[u] += x.exec.qualified_count();
   LoadStoreUnit* lsu = nullptr;
-  if (in.is_memory() && x.exec.has_global()) {
+  if (op.memory() && x.exec.has_global()) {
     lsu = lsu_.get();
     lsu->begin(in, x.exec.global_slots(), x.exec.addresses(), x.state);
   }
   if (timed) {
-    const Cycle* limits = in.is_load() ? store_to_load_limits(x, fetch) : nullptr;
+    const Cycle* limits = op.load && !x.stores.empty() ? store_to_load_limits(x, fetch) : nullptr;
     const OpSchedule sched = kSelect ? timing_->dispatch(prog_.timing(pc), fetch, limits, lsu, x.index)
                                      : timing_->dispatch_single(prog_.timing(pc), fetch, limits, lsu);
-    if (in.is_store()) remember_store(x, sched.dispatch);
+    if (op.store) remember_store(x, sched.dispatch);
     if (kSelect) accounting_.busy(in.unit(), timing_->last_starts());
     fetch = sched.dispatch + 1;
   } else if (lsu != nullptr) {
@@ -297,8 +310,8 @@ template <bool kSelect, bool kTrace>
   if (lsu != nullptr && lsu->failed()) {
     const GlobalFault& f = lsu->fault();
     std::ostringstream os;
-    os << (f.cause == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") << isa::access_size(in.op)
-       << "-byte " << (in.is_store() ? "store" : "load") << " at 0x" << std::hex << f.address << " ("
+    os << (f.cause == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") << int{op.access_size}
+       << "-byte " << (op.store ? "store" : "load") << " at 0x" << std::hex << f.address << " ("
        << f.cause << ")";
     return fail(error, x, os.str(), f.slot);
   }
@@ -309,10 +322,10 @@ template <bool kSelect, bool kTrace>
 
 // The plain core: one instruction stream, rounds one after the other. kTrace: an execution
 // listener is attached (a separate instantiation, so that the loop without one has no test).
-template <bool kTrace>
+template <bool kTrace, bool kTimed>
 bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch_out,
                               std::int64_t& fetched_out, CoreStats& stats, std::string* error) {
-  const bool timed = mode_ == RunMode::Timing;
+  constexpr bool timed = kTimed;
   Context& x = *contexts_.front();
   // Locals, not the caller's variables: they stay in registers across the calls of the loop.
   Cycle fetch = 0;
@@ -322,7 +335,7 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
     start_round(x, round, packet, stats);
     if (prefetch_) prefetch_->round_started(round, fetch);
     while (!x.control.round_ended()) {
-      if (!step<false, kTrace>(x, fetch, fetched, stats, error)) {
+      if (!step<false, kTrace, kTimed>(x, fetch, fetched, stats, error)) {
         ok = false;
         break;
       }
@@ -425,7 +438,7 @@ bool PacketEngine::run_contexts(const Packet& packet, std::uint64_t rounds, Cycl
       fetch = e;
     }
     fetch = at;
-    if (!step<true, true>(x, fetch, fetched, stats, error)) return false;
+    if (!step<true, true, true>(x, fetch, fetched, stats, error)) return false;
     ContextCounters& counters = stats.contexts[static_cast<std::size_t>(c)];
     ++counters.slots;
     const bool backend = w.unit >= 0;
@@ -543,8 +556,10 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   if (timed && port_ != nullptr) sync(0, 0);
   // A failed or stopped packet still reports the work it did.
   const bool ok = select_            ? run_contexts(packet, rounds, fetch, fetched, stats, error)
-                  : exec_listener_ ? run_single<true>(packet, rounds, fetch, fetched, stats, error)
-                                   : run_single<false>(packet, rounds, fetch, fetched, stats, error);
+                  : exec_listener_ ? (timed ? run_single<true, true>(packet, rounds, fetch, fetched, stats, error)
+                                            : run_single<true, false>(packet, rounds, fetch, fetched, stats, error))
+                  : timed ? run_single<false, true>(packet, rounds, fetch, fetched, stats, error)
+                          : run_single<false, false>(packet, rounds, fetch, fetched, stats, error);
   // Rounds end in a different order on different contexts; captured registers go by thread.
   if (select_)
     std::stable_sort(captured_.begin(), captured_.end(),

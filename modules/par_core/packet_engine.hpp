@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -35,6 +34,24 @@
 
 namespace par::core {
 
+// Everything the fetch loop needs about one instruction, worked out once when the program is
+// loaded: the fetch loop does no decoding, table lookup or opcode switch per instruction.
+struct DecodedOp {
+  enum class Kind : std::uint8_t { Illegal, Control, Backend };
+  isa::Instruction in;
+  TimingOp timing;                          // backend instructions
+  SimtExecutor::Kernel kernel;              // backend instructions
+  Kind kind = Kind::Illegal;
+  std::uint8_t unit = 0;                    // isa::Unit
+  std::uint8_t access_size = 0;             // loads and stores, else 0
+  bool load = false, store = false, stream = false;
+  bool waits_for_rd = false;                // xp r / loop r: the frontend reads rd
+  ControlKind control = ControlKind::Brk;   // control instructions: the statistics' kind
+
+  static DecodedOp from(const isa::Instruction& in, const CoreConfig& cfg);
+  bool memory() const { return load || store; }
+};
+
 // A program decoded once at load time (the core never decodes on fetch).
 class LoadedProgram {
  public:
@@ -46,18 +63,17 @@ class LoadedProgram {
   static std::unique_ptr<LoadedProgram> from_instructions(std::vector<isa::Instruction> code,
                                                           const CoreConfig& cfg,
                                                           isa::Program source = {});
-  std::size_t size() const { return code_.size(); }
-  const isa::Instruction& at(std::uint64_t pc) const { return code_[pc]; }
-  const TimingOp& timing(std::uint64_t pc) const { return timing_[pc]; }
-  bool legal(std::uint64_t pc) const { return legal_[pc] != 0; }
+  std::size_t size() const { return ops_.size(); }
+  const DecodedOp& op(std::uint64_t pc) const { return ops_[pc]; }
+  const isa::Instruction& at(std::uint64_t pc) const { return ops_[pc].in; }
+  const TimingOp& timing(std::uint64_t pc) const { return ops_[pc].timing; }
+  bool legal(std::uint64_t pc) const { return ops_[pc].kind != DecodedOp::Kind::Illegal; }
   const std::string& illegal_reason(std::uint64_t pc) const { return reasons_[pc]; }
   const isa::Program& source() const { return program_; }
 
  private:
   isa::Program program_;
-  std::vector<isa::Instruction> code_;
-  std::vector<TimingOp> timing_;
-  std::vector<std::uint8_t> legal_;
+  std::vector<DecodedOp> ops_;
   std::vector<std::string> reasons_;
 };
 
@@ -142,6 +158,25 @@ class PacketEngine {
     std::vector<Cycle> data_ready;    // per thread slot
     Cycle latest = 0;
   };
+  // The pending stores of a context, oldest first: a ring whose entries keep their vectors, so
+  // that the steady state allocates nothing.
+  class PendingStores {
+   public:
+    bool empty() const { return count_ == 0; }
+    std::size_t size() const { return count_; }
+    PendingStore& front() { return ring_[head_]; }
+    const PendingStore& operator[](std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    void pop_front() {
+      head_ = (head_ + 1) & (ring_.size() - 1);
+      --count_;
+    }
+    PendingStore& push_back();  // a new youngest entry, its vectors left as an older store had them
+    void clear() { head_ = count_ = 0; }
+
+   private:
+    std::vector<PendingStore> ring_;  // a power of two entries
+    std::size_t head_ = 0, count_ = 0;
+  };
   // Why a context's next instruction is not ready: causes in attribution order, each with the
   // cycle until which it holds (see DispatchWaits). For a backend instruction the last two are
   // the shared ROB and queue waits; `own` is the latest of the others, which only the context's
@@ -169,8 +204,7 @@ class PacketEngine {
     int index = 0;
     std::uint64_t round = 0;
     std::uint64_t round_first = 0;    // thread index of slot 0
-    std::deque<PendingStore> stores;
-    std::vector<PendingStore> spare_stores;  // retired entries, reused without allocating
+    PendingStores stores;
     // Selection: the frontend may not fetch for it before `not_before` (a loop end's predicate,
     // a discarded expand target), and its current next instruction became next in `since`.
     Cycle not_before = 0;
@@ -191,8 +225,8 @@ class PacketEngine {
   // Fetches and executes the instruction at x's PC in cycle `fetch` and moves `fetch` to the
   // frontend's next free cycle. False on a runtime error.
   // kSelect: called by the context-selection loop (per-context accounting, any context).
-  // kTrace: may report to the execution listener.
-  template <bool kSelect, bool kTrace>
+  // kTrace: may report to the execution listener. kTimed: timing mode.
+  template <bool kSelect, bool kTrace, bool kTimed>
   bool step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
   // Called when the tick (cycle, functional mode: fetch count) passes watch_.next_check: the run
   // limit, the stop check and the endless-loop check (packet_engine_watch.cpp). False with the
@@ -202,7 +236,7 @@ class PacketEngine {
   std::string endless_loop_cause(const Context& x, Cycle tick) const;
   std::uint64_t effects() const;
   void rearm(Cycle tick);
-  template <bool kTrace>
+  template <bool kTrace, bool kTimed>
   bool run_single(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,
                   std::string* error);
   bool run_contexts(const Packet& packet, std::uint64_t rounds, Cycle& fetch, std::int64_t& fetched, CoreStats& stats,

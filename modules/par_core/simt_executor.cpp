@@ -36,7 +36,7 @@ SimtExecutor::SimtExecutor(SlotState& state, LocalMemory& local, bool global_pat
 
 // rd <- f(a, b, c) in qualified slots. b is a register or, for I forms, the immediate (kImmB);
 // unary and constant shapes read zeros. The write enable is a blend, not a branch.
-template <bool kWritesP7, bool kImmB, class F>
+template <int kN, bool kWritesP7, bool kImmB, class F>
 void SimtExecutor::run_value(F fn, const Instruction& in) {
   const Shape shape = in.meta().shape;
   const bool no_b = shape == Shape::Unary || shape == Shape::Const;
@@ -49,13 +49,13 @@ void SimtExecutor::run_value(F fn, const Instruction& in) {
     c = st_.reg(in.rd);
   } else if (flags & isa::kReadsP7) {
     const std::uint8_t* p7 = st_.pred(7);
-    for (int s = 0, n = n_; s < n; ++s) c_[s] = p7[s];
+    for (int s = 0, n = kN ? kN : n_; s < n; ++s) c_[s] = p7[s];
     c = c_.data();
   }
   // Results go to a scratch array first: rd is often also a source (add r1 = r1, 8), and a
   // separate write-enable pass keeps both loops free of aliasing so they vectorise.
   const std::int64_t k = in.imm;
-  const int n = n_;
+  const int n = kN ? kN : n_;
   u64* d = st_.reg(in.rd);
   if (all_qualified_) {
     // Every slot writes: one pass, which vectorises even in place (rd == ra). The predicate file
@@ -176,33 +176,11 @@ void access_loop(std::uint8_t* mem, std::uint64_t base, const std::uint64_t* add
 
 }  // namespace
 
-template <bool kWrite>
-void SimtExecutor::local_access(Opcode op, u64* d) {
-  std::uint8_t* mem = local_.at(local_.base());
-  const std::uint64_t base = local_.base();
-  const std::uint64_t* addr = addr_.data();
-  switch (op) {
-    case Opcode::Ld1: access_loop<false, 1, true>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::Ld2: access_loop<false, 2, true>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::Ld4: access_loop<false, 4, true>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::Ld8: access_loop<false, 8, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::Ld1u: access_loop<false, 1, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::Ld2u: access_loop<false, 2, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::Ld4u: access_loop<false, 4, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::St1: access_loop<true, 1, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::St2: access_loop<true, 2, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::St4: access_loop<true, 4, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    case Opcode::St8: access_loop<true, 8, false>(mem, base, addr, q_, d, n_, all_qualified_); break;
-    default: break;
-  }
-  (void)kWrite;
-}
-
 // Loads and stores: a first pass computes and checks every qualified slot's address, a second
 // pass accesses local memory directly. Addresses outside the window go to the global path.
-template <bool kWrite, bool kImm>
+template <int kN, bool kWrite, bool kImm, int kSize, bool kSigned>
 std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
-  const int size = isa::access_size(in.op);
+  constexpr int size = kSize;
   const u64* a = st_.reg(in.ra);
   const u64* b = kImm ? nullptr : st_.reg(in.rb);
   const u64 imm = static_cast<u64>(in.imm);
@@ -222,8 +200,14 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
     return ((~last_ok & off) | ((~last_ok | off) & diff)) >> 63;
   };
   u64 bad = 0;
-  const int n = n_;
-  if (all_qualified_) {
+  const int n = kN ? kN : n_;
+  if (kN != 0 && all_qualified_) {  // a few slots: plain compares beat the vector form's set-up
+    for (int s = 0; s < n; ++s) {
+      const u64 x = a[s] + (kImm ? imm : b[s]);
+      addr[s] = x;
+      bad |= (x & align) | static_cast<u64>(x - base > last_ok);
+    }
+  } else if (all_qualified_) {
     for (int s = 0; s < n; ++s) {
       const u64 x = a[s] + (kImm ? imm : b[s]);
       addr[s] = x;
@@ -239,7 +223,7 @@ std::optional<MemoryFault> SimtExecutor::run_memory(const Instruction& in) {
   const bool all_local = bad == 0 && fits;
   u64* d = st_.reg(in.rd);
   if (all_local) {
-    local_access<kWrite>(in.op, d);
+    access_loop<kWrite, kSize, kSigned>(local_.at(base), base, addr, q, d, n, all_qualified_);
     return std::nullopt;
   }
   // Mixed or global: check every slot first so that a fault leaves memory untouched, then do
@@ -286,56 +270,64 @@ void SimtExecutor::set_width(int n) {
   std::fill(global_.begin() + n, global_.end(), std::uint8_t{0});
 }
 
-std::optional<MemoryFault> SimtExecutor::execute(const Instruction& in, const std::uint8_t* mask,
-                                                  int active) {
-  if (in.qp == 0) {
-    q_ = mask;  // p0 reads 1 everywhere
-    q_count_ = active;
-  } else {
-    const std::uint8_t* p = st_.pred(in.qp);
-    std::uint8_t* __restrict q = qbuf_.data();
-    const int n = n_;
-    int c = 0;
-    for (int s = 0; s < n; ++s) {
-      q[s] = mask[s] & p[s];
-      c += q[s];
-    }
-    q_ = q;
-    q_count_ = c;
-  }
-  all_qualified_ = q_count_ == n_;
-  if (kHostHasFma && (in.op == Opcode::MacD || in.op == Opcode::MacF)) {
-    run_fma(in);
-    return std::nullopt;
-  }
+template <int kN, class F, bool kWritesP7, bool kImmB>
+std::optional<MemoryFault> SimtExecutor::value_kernel(SimtExecutor& x, const Instruction& in) {
+  x.run_value<kN, kWritesP7, kImmB>(F{}, in);
+  return std::nullopt;
+}
 
-  if (in.is_stream()) return std::nullopt;  // the stream unit moves the data (PacketEngine)
-  if (in.is_memory()) {
-    has_global_ = false;
-    std::optional<MemoryFault> fault;
-    if (in.is_store()) {
-      effects_ += q_count_ > 0;
-      fault = in.imm_form ? run_memory<true, true>(in) : run_memory<true, false>(in);
-    } else {
-      fault = in.imm_form ? run_memory<false, true>(in) : run_memory<false, false>(in);
-    }
-    effects_ += has_global_;
-    return fault;
+template <class F>
+std::optional<MemoryFault> SimtExecutor::compare_kernel(SimtExecutor& x, const Instruction& in) {
+  x.run_compare(F{}, in);
+  return std::nullopt;
+}
+
+std::optional<MemoryFault> SimtExecutor::fma_kernel(SimtExecutor& x, const Instruction& in) {
+  x.run_fma(in);
+  return std::nullopt;
+}
+
+template <int kN, bool kWrite, bool kImm, int kSize, bool kSigned>
+std::optional<MemoryFault> SimtExecutor::memory_kernel(SimtExecutor& x, const Instruction& in) {
+  x.has_global_ = false;
+  if constexpr (kWrite) x.effects_ += x.q_count_ > 0;
+  std::optional<MemoryFault> fault = x.run_memory<kN, kWrite, kImm, kSize, kSigned>(in);
+  x.effects_ += x.has_global_;
+  return fault;
+}
+
+std::optional<MemoryFault> SimtExecutor::no_kernel(SimtExecutor&, const Instruction&) { return std::nullopt; }
+
+SimtExecutor::Kernel SimtExecutor::kernel_for(const Instruction& in) {
+  if (kHostHasFma && (in.op == Opcode::MacD || in.op == Opcode::MacF)) return {&fma_kernel, &fma_kernel};
+  const bool imm = in.imm_form;
+  switch (in.op) {
+#define PAR_MEMORY_FORM(kImm, kWrite, kSize, kSigned) \
+  Kernel{&memory_kernel<0, kWrite, kImm, kSize, kSigned>, &memory_kernel<kShortWidth, kWrite, kImm, kSize, kSigned>}
+#define PAR_MEMORY(E, kWrite, kSize, kSigned) \
+  case Opcode::E: return imm ? PAR_MEMORY_FORM(true, kWrite, kSize, kSigned) : PAR_MEMORY_FORM(false, kWrite, kSize, kSigned);
+    PAR_MEMORY(Ld1, false, 1, true) PAR_MEMORY(Ld2, false, 2, true) PAR_MEMORY(Ld4, false, 4, true)
+    PAR_MEMORY(Ld8, false, 8, false) PAR_MEMORY(Ld1u, false, 1, false) PAR_MEMORY(Ld2u, false, 2, false)
+    PAR_MEMORY(Ld4u, false, 4, false)
+    PAR_MEMORY(St1, true, 1, false) PAR_MEMORY(St2, true, 2, false) PAR_MEMORY(St4, true, 4, false)
+    PAR_MEMORY(St8, true, 8, false)
+#undef PAR_MEMORY
+#undef PAR_MEMORY_FORM
+    default: break;
   }
   const bool writes_p7 = (in.meta().flags & isa::kWritesP7) != 0;
-  const bool imm_b = in.imm_form;
+  Kernel k{&no_kernel, &no_kernel};
+  auto value = [&k](auto kernel_any, auto kernel_short) { k = Kernel{kernel_any, kernel_short}; };
   if (isa::sem::dispatch_value_op(in.op, [&](auto fn) {
-        if (writes_p7) {
-          if (imm_b) run_value<true, true>(fn, in);
-          else run_value<true, false>(fn, in);
-        } else {
-          if (imm_b) run_value<false, true>(fn, in);
-          else run_value<false, false>(fn, in);
-        }
+        using F = decltype(fn);
+        if (writes_p7 && imm) value(&value_kernel<0, F, true, true>, &value_kernel<kShortWidth, F, true, true>);
+        if (writes_p7 && !imm) value(&value_kernel<0, F, true, false>, &value_kernel<kShortWidth, F, true, false>);
+        if (!writes_p7 && imm) value(&value_kernel<0, F, false, true>, &value_kernel<kShortWidth, F, false, true>);
+        if (!writes_p7 && !imm) value(&value_kernel<0, F, false, false>, &value_kernel<kShortWidth, F, false, false>);
       }))
-    return std::nullopt;
-  isa::sem::dispatch_compare_op(in.op, [&](auto fn) { run_compare(fn, in); });
-  return std::nullopt;
+    return k;
+  isa::sem::dispatch_compare_op(in.op, [&](auto fn) { k = Kernel{&compare_kernel<decltype(fn)>, &compare_kernel<decltype(fn)>}; });
+  return k;
 }
 
 }  // namespace par::core

@@ -30,6 +30,24 @@ struct MemoryFault {
 
 class SimtExecutor {
  public:
+  // The code that runs one instruction over the slots, chosen from its opcode and form once
+  // (kernel_for, when a program is loaded) so that execute() does no opcode switch or table
+  // lookup per call: the value loops with the operation inlined, the loads and stores with their
+  // access size and extension fixed at compile time.
+  // The value and memory kernels have a second copy of their loops compiled for kShortWidth
+  // slots, the plain core at L = 1, T = 4: with the count known the loops compile to a few moves,
+  // where the general loops' set-up (alias checks, vector prologue and tail) would cost more than
+  // the work of 4 slots.
+  static constexpr int kShortWidth = 4;
+  using KernelFn = std::optional<MemoryFault> (*)(SimtExecutor&, const isa::Instruction&);
+  struct Kernel {
+    KernelFn any = nullptr;    // any width
+    KernelFn short_width = nullptr;  // kShortWidth slots
+  };
+  // A kernel for any opcode: control instructions (which the control unit executes) get one that
+  // does nothing, like stream instructions (the stream unit moves their data).
+  static Kernel kernel_for(const isa::Instruction& in);
+
   // With `global_path` false, accesses outside the local window are faults; otherwise they are
   // left to the load/store unit (global_slots()).
   SimtExecutor(SlotState& state, LocalMemory& local, bool global_path = false);
@@ -39,9 +57,16 @@ class SimtExecutor {
   void set_width(int n);
 
   // Executes `in` for the slots where mask AND p[qp] is set; `active` is the number of set slots
-  // of `mask`. Memory faults stop at the first faulting slot (slot order) and are returned; the
-  // run is then aborted by the caller.
-  std::optional<MemoryFault> execute(const isa::Instruction& in, const std::uint8_t* mask, int active);
+  // of `mask`. `kernel` is kernel_for(in). Memory faults stop at the first faulting slot (slot
+  // order) and are returned; the run is then aborted by the caller.
+  std::optional<MemoryFault> execute(const isa::Instruction& in, Kernel kernel, const std::uint8_t* mask,
+                                     int active) {
+    qualify(in.qp, mask, active);
+    return (n_ == kShortWidth ? kernel.short_width : kernel.any)(*this, in);
+  }
+  std::optional<MemoryFault> execute(const isa::Instruction& in, const std::uint8_t* mask, int active) {
+    return execute(in, kernel_for(in), mask, active);
+  }
 
   // Qualified slots (mask AND p[qp]) of the last executed instruction, and how many there are.
   const std::uint8_t* qualified() const { return q_; }
@@ -56,16 +81,41 @@ class SimtExecutor {
   std::uint64_t effects() const { return effects_; }
 
  private:
-  template <bool kWritesP7, bool kImmB, class F>
+  void qualify(std::uint8_t qp, const std::uint8_t* mask, int active) {
+    if (qp == 0) {
+      q_ = mask;  // p0 reads 1 everywhere
+      q_count_ = active;
+    } else {
+      const std::uint8_t* p = st_.pred(qp);
+      std::uint8_t* __restrict q = qbuf_.data();
+      int c = 0;
+      for (int s = 0, n = n_; s < n; ++s) {
+        q[s] = mask[s] & p[s];
+        c += q[s];
+      }
+      q_ = q;
+      q_count_ = c;
+    }
+    all_qualified_ = q_count_ == n_;
+  }
+  template <int kN, class F, bool kWritesP7, bool kImmB>
+  static std::optional<MemoryFault> value_kernel(SimtExecutor& x, const isa::Instruction& in);
+  template <class F>
+  static std::optional<MemoryFault> compare_kernel(SimtExecutor& x, const isa::Instruction& in);
+  static std::optional<MemoryFault> fma_kernel(SimtExecutor& x, const isa::Instruction& in);
+  template <int kN, bool kWrite, bool kImm, int kSize, bool kSigned>
+  static std::optional<MemoryFault> memory_kernel(SimtExecutor& x, const isa::Instruction& in);
+  static std::optional<MemoryFault> no_kernel(SimtExecutor& x, const isa::Instruction& in);
+
+  // kN: the number of slots when known at compile time, else 0 (set_width()'s).
+  template <int kN, bool kWritesP7, bool kImmB, class F>
   void run_value(F fn, const isa::Instruction& in);
   template <class F>
   void run_compare(F fn, const isa::Instruction& in);
   // MacD/MacF with the host's FMA instructions (a portable build would call libm per slot).
   void run_fma(const isa::Instruction& in);
-  template <bool kWrite, bool kImm>
+  template <int kN, bool kWrite, bool kImm, int kSize, bool kSigned>
   std::optional<MemoryFault> run_memory(const isa::Instruction& in);
-  template <bool kWrite>
-  void local_access(isa::Opcode op, std::uint64_t* d);
 
   SlotState& st_;
   LocalMemory& local_;

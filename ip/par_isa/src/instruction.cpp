@@ -154,16 +154,6 @@ bool Instruction::operator==(const Instruction& o) const {
          imm == o.imm;
 }
 
-int access_size(Opcode op) {
-  switch (op) {
-    case Opcode::Ld1: case Opcode::Ld1u: case Opcode::St1: return 1;
-    case Opcode::Ld2: case Opcode::Ld2u: case Opcode::St2: return 2;
-    case Opcode::Ld4: case Opcode::Ld4u: case Opcode::St4: return 4;
-    case Opcode::Ld8: case Opcode::St8: return 8;
-    default: return 0;
-  }
-}
-
 Operands operands(const Instruction& in) {
   Operands o;
   auto src = [&](RegId r) {

@@ -144,8 +144,17 @@ struct Instruction {
 // Stream channels a get / put can name (the 5-bit ra field).
 inline constexpr int kStreamChannels = 32;
 
-// Access size in bytes of a load or store.
-int access_size(Opcode op);
+// Access size in bytes of a load or store (0 for other opcodes). Inline: the core asks it per
+// memory instruction.
+constexpr int access_size(Opcode op) {
+  switch (op) {
+    case Opcode::Ld1: case Opcode::Ld1u: case Opcode::St1: return 1;
+    case Opcode::Ld2: case Opcode::Ld2u: case Opcode::St2: return 2;
+    case Opcode::Ld4: case Opcode::Ld4u: case Opcode::St4: return 4;
+    case Opcode::Ld8: case Opcode::St8: return 8;
+    default: return 0;
+  }
+}
 
 // Registers an instruction reads and writes, in the unified numbering. p0 never appears (it always
 // reads 1 and writes to it are dropped); the qualifying predicate is not included (see qp).
