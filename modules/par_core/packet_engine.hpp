@@ -30,6 +30,7 @@
 #include "prefetch/packet_prefetcher.hpp"
 #include "simt_executor.hpp"
 #include "slot_state.hpp"
+#include "slot_storage_pool.hpp"
 #include "stream_unit.hpp"
 #include "timing_model.hpp"
 
@@ -100,6 +101,12 @@ class PacketEngine {
   // core, in timing mode. Tests use it: with one context it must schedule exactly like the
   // single-stream loop.
   void always_select_contexts() { select_ = mode_ == RunMode::Timing; }
+  // Later packets keep their registers in blocks taken from `pool` (not owned; null: each context
+  // its own, the default) for the packet's length (slot_storage_pool.hpp). The pool must be made
+  // for slots() slots.
+  void set_slot_storage_pool(SlotStoragePool* pool);
+  // Thread slots of each context: L x T in timing mode, the functional width otherwise.
+  int slots() const { return S_; }
 
   // Polled between instructions (about every million cycles or fetches, and at least every few
   // host tenths of a second in practice): returning true stops the packet at once (run() then
@@ -221,6 +228,7 @@ class PacketEngine {
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;
   std::unique_ptr<PacketPrefetcher> prefetch_;  // null unless set_prefetch_port() enabled it
+  SlotStoragePool* slot_pool_ = nullptr;
   std::unique_ptr<TimingModel> timing_;
   std::unique_ptr<StreamUnit> stream_;
   ContextSelector selector_;

@@ -94,6 +94,10 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   // sc_stop(). The platform uses it for Ctrl-C and the host-time limit.
   void set_stop_check(std::function<bool()> check) { engine_.set_stop_check(std::move(check)); }
   bool stopped() const { return stopped_; }
+  // Keeps the registers of later packets in blocks lent by `pools` (slot_storage_pool.hpp; not
+  // owned, outlives the core): the platform's cores then walk one block through the host's caches
+  // instead of one each. Nothing simulated changes.
+  void share_registers(SlotStoragePools& pools) { engine_.set_slot_storage_pool(&pools.for_slots(engine_.slots())); }
 
  private:
   void run_thread();
