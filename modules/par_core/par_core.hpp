@@ -101,6 +101,9 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
 
  private:
   void run_thread();
+  // The `irq` line's one driver: it falls at start_; at packet_end_ the packet in pending_ ends
+  // (STATUS idle or failed, trace) and it rises.
+  void drive_line();
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   // The stream window (par_core_streams.cpp).
   void stream_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
@@ -134,6 +137,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   LocalMemory local_;
   PacketEngine engine_;
   sc_core::sc_event start_;
+  sc_core::sc_event packet_end_;  // at the running packet's end time
   bool busy_ = false;
   bool in_engine_ = false;
   CoreStats running_;  // the statistics of the packet being run
