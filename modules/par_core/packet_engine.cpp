@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "par/isa/encoding.hpp"
 
@@ -127,6 +128,13 @@ void PacketEngine::set_prefetch_port(PrefetchPort* port) {
   if (port != nullptr && cfg_.prefetch.enabled && mode_ == RunMode::Timing)
     prefetch_ = std::make_unique<PacketPrefetcher>(cfg_.prefetch, cfg_.line_bytes, cfg_.local_mem_base,
                                                    cfg_.local_mem_size, S_, *port);
+}
+
+void PacketEngine::set_slot_storage_pool(SlotStoragePool* pool) {
+  if (pool != nullptr && pool->slots() != S_)
+    throw std::invalid_argument(name_ + ": a register pool of " + std::to_string(pool->slots()) +
+                                " slots for contexts of " + std::to_string(S_));
+  slot_pool_ = pool;
 }
 
 void PacketEngine::capture_registers(std::uint64_t first, std::uint64_t count) {
@@ -521,8 +529,27 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   stats.threads_per_lane = T_;
   stats.rob_size = cfg_.rob_size;
   captured_.clear();
-  for (auto& x : contexts_) x->stores.clear();
+  // The last packet's pending stores: their vectors serve this packet's stores (no allocation per
+  // packet and store).
+  for (auto& x : contexts_)
+    for (; !x->stores.empty(); x->stores.pop_front()) x->spare_stores.push_back(std::move(x->stores.front()));
   if (packet.threads <= 0) return true;
+  // The contexts' registers for this packet: blocks of the pool, given back however run() ends.
+  struct LentRegisters {
+    SlotStoragePool* pool;
+    std::vector<std::unique_ptr<Context>>& contexts;
+    LentRegisters(SlotStoragePool* p, std::vector<std::unique_ptr<Context>>& c) : pool(p), contexts(c) {
+      if (pool != nullptr)
+        for (auto& x : contexts) x->state.use(pool->take());
+    }
+    ~LentRegisters() {
+      if (pool == nullptr) return;
+      for (auto it = contexts.rbegin(); it != contexts.rend(); ++it) {
+        pool->give_back((*it)->state.storage());
+        (*it)->state.use((*it)->state.own());
+      }
+    }
+  } lent(slot_pool_, contexts_);
 
   if (timed) {
     timing_->reset();

@@ -29,6 +29,7 @@
 #include "prefetch/packet_prefetcher.hpp"
 #include "simt_executor.hpp"
 #include "slot_state.hpp"
+#include "slot_storage_pool.hpp"
 #include "stream_unit.hpp"
 #include "timing_model.hpp"
 
@@ -121,6 +122,12 @@ class PacketEngine {
   void set_timing_replay(bool on) { timing_replay_ = on; }
   // Rounds the timing model has replayed and replays that diverged, so far (tests: replay happened).
   TimingModel::ReplayCounts replay_counts() const { return timing_ ? timing_->replay_counts() : TimingModel::ReplayCounts{}; }
+  // Later packets keep their registers in blocks taken from `pool` (not owned; null: each context
+  // its own, the default) for the packet's length (slot_storage_pool.hpp). The pool must be made
+  // for slots() slots.
+  void set_slot_storage_pool(SlotStoragePool* pool);
+  // Thread slots of each context: L x T in timing mode, the functional width otherwise.
+  int slots() const { return S_; }
 
   // Polled between instructions (about every million cycles or fetches, and at least every few
   // host tenths of a second in practice): returning true stops the packet at once (run() then
@@ -261,6 +268,7 @@ class PacketEngine {
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;
   std::unique_ptr<PacketPrefetcher> prefetch_;  // null unless set_prefetch_port() enabled it
+  SlotStoragePool* slot_pool_ = nullptr;
   std::unique_ptr<TimingModel> timing_;
   std::unique_ptr<StreamUnit> stream_;
   ContextSelector selector_;

@@ -94,9 +94,16 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   // sc_stop(). The platform uses it for Ctrl-C and the host-time limit.
   void set_stop_check(std::function<bool()> check) { engine_.set_stop_check(std::move(check)); }
   bool stopped() const { return stopped_; }
+  // Keeps the registers of later packets in blocks lent by `pools` (slot_storage_pool.hpp; not
+  // owned, outlives the core): the platform's cores then walk one block through the host's caches
+  // instead of one each. Nothing simulated changes.
+  void share_registers(SlotStoragePools& pools) { engine_.set_slot_storage_pool(&pools.for_slots(engine_.slots())); }
 
  private:
   void run_thread();
+  // The `irq` line's one driver: it falls at start_; at packet_end_ the packet in pending_ ends
+  // (STATUS idle or failed, trace) and it rises.
+  void drive_line();
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   // The stream window (par_core_streams.cpp).
   void stream_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
@@ -130,6 +137,7 @@ class ParCore : public sc_core::sc_module, private GlobalMemoryPort, private Pre
   LocalMemory local_;
   PacketEngine engine_;
   sc_core::sc_event start_;
+  sc_core::sc_event packet_end_;  // at the running packet's end time
   bool busy_ = false;
   bool in_engine_ = false;
   CoreStats running_;  // the statistics of the packet being run

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "par/isa/instruction.hpp"
@@ -14,14 +15,33 @@ namespace par::core {
 
 using Mask = std::vector<std::uint8_t>;  // one byte (0 or 1) per slot
 
+// The registers and predicates of every slot, and which inherited values they hold. A SlotState
+// has one of its own; cores of one shape may lend each other theirs (SlotStoragePool).
+struct SlotStorage {
+  explicit SlotStorage(int slots)
+      : regs(32 * static_cast<std::size_t>(slots), 0),  // r0..r15, i0..i15
+        preds(8 * static_cast<std::size_t>(slots), 0) {
+    std::fill(preds.begin(), preds.begin() + slots, 1);  // p0 always reads 1
+  }
+  std::vector<std::uint64_t> regs;
+  std::vector<std::uint8_t> preds;
+  std::uint64_t inherited[16] = {};  // i1..i15 as set_inherited() left them in [0, inherited_width)
+  int inherited_width = 0;
+};
+
 class SlotState {
  public:
-  explicit SlotState(int slots) : slots_(slots) {
-    regs_.assign(32 * static_cast<std::size_t>(slots), 0);  // r0..r15, i0..i15
-    preds_.assign(8 * static_cast<std::size_t>(slots), 0);
-    std::fill(preds_.begin(), preds_.begin() + slots, 1);   // p0 always reads 1
-  }
+  explicit SlotState(int slots) : slots_(slots), own_(std::make_unique<SlotStorage>(slots)) { use(own_.get()); }
   int slots() const { return slots_; }
+  // The storage the registers live in from now on (made for this many slots): the state's own
+  // (use(own())) or one lent for the length of a packet. Its contents are the registers then.
+  void use(SlotStorage* storage) {
+    s_ = storage;
+    regs_ = storage->regs.data();
+    preds_ = storage->preds.data();
+  }
+  SlotStorage* own() { return own_.get(); }
+  SlotStorage* storage() { return s_; }
 
   // A register of the unified numbering below 32 (r0..r15, i0..i15).
   std::uint64_t* reg(int r) { return &regs_[static_cast<std::size_t>(r) * slots_]; }
@@ -32,11 +52,11 @@ class SlotState {
   // Copies r0..r15 and p0..p7 of every slot (i0..i15 are fixed within a round) into `regs` and
   // `preds`, reusing their memory; same_threads() compares with such a copy.
   void save_threads(std::vector<std::uint64_t>& regs, std::vector<std::uint8_t>& preds) const {
-    regs.assign(regs_.begin(), regs_.begin() + 16 * static_cast<std::ptrdiff_t>(slots_));
-    preds = preds_;
+    regs.assign(regs_, regs_ + 16 * static_cast<std::ptrdiff_t>(slots_));
+    preds = s_->preds;
   }
   bool same_threads(const std::vector<std::uint64_t>& regs, const std::vector<std::uint8_t>& preds) const {
-    return preds == preds_ && std::equal(regs.begin(), regs.end(), regs_.begin());
+    return preds == s_->preds && std::equal(regs.begin(), regs.end(), regs_);
   }
 
   // Packet start: i1..i15 are the packet's values in the slots [0, width) its threads use.
@@ -44,10 +64,10 @@ class SlotState {
   // the values of the previous one and no more slots finds them in place: repeated launches of one
   // packet, a core's small share of each, write 15 registers x width once.
   void set_inherited(const std::uint64_t (&values)[16], int width) {
-    if (width <= inherited_width_ && std::equal(values + 1, values + 16, inherited_ + 1)) return;
+    if (width <= s_->inherited_width && std::equal(values + 1, values + 16, s_->inherited + 1)) return;
     for (int i = 1; i < 16; ++i) std::fill_n(reg(16 + i), static_cast<std::size_t>(width), values[i]);
-    std::copy(values, values + 16, inherited_);
-    inherited_width_ = width;
+    std::copy(values, values + 16, s_->inherited);
+    s_->inherited_width = width;
   }
   // Thread start state of a round (docs/isa.md §2.2): r = 0, p1..p7 = 0, i0 = first index + slot,
   // in the slots [0, width) that hold its threads. The other slots are never qualified, so nothing
@@ -67,10 +87,10 @@ class SlotState {
 
  private:
   int slots_;
-  std::uint64_t inherited_[16] = {};  // i1..i15 as set_inherited() left them in [0, inherited_width_)
-  int inherited_width_ = 0;
-  std::vector<std::uint64_t> regs_;
-  std::vector<std::uint8_t> preds_;
+  std::unique_ptr<SlotStorage> own_;
+  SlotStorage* s_ = nullptr;
+  std::uint64_t* regs_ = nullptr;  // s_'s, read at every register access
+  std::uint8_t* preds_ = nullptr;
 };
 
 }  // namespace par::core

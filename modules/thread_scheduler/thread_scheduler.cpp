@@ -72,7 +72,15 @@ void ThreadScheduler::end_of_elaboration() {
   stats_.add_cores(cores.size());
   running_.resize(cores.size());
   inputs_ |= doorbell_rung_;
-  for (int c = 0; c < core_irq.size(); ++c) inputs_ |= core_irq[c]->posedge_event();
+  inputs_ |= line_rose_;
+  if (core_irq.size() > 0) {
+    sc_core::sc_spawn_options lines;
+    lines.spawn_method();
+    lines.dont_initialize();
+    for (int c = 0; c < core_irq.size(); ++c) lines.set_sensitivity(&core_irq[c]->posedge_event());
+    // Immediate: the process runs in the delta cycle in which it would have seen the line itself.
+    sc_core::sc_spawn([this] { line_rose_.notify(); }, "core_lines", &lines);
+  }
 }
 
 // --- tracing --------------------------------------------------------------------------------------
@@ -306,7 +314,9 @@ void ThreadScheduler::dispatch() {
 
 tlm::tlm_response_status ThreadScheduler::core_access(std::size_t c, tlm::tlm_command cmd, std::uint64_t offset,
                                                       void* data, unsigned length) {
-  tlm::tlm_generic_payload tx;
+  // One payload for all of them (a core's registers answer at once, never calling back): a payload
+  // built per access costs an allocation of its extension array, three accesses per share.
+  tlm::tlm_generic_payload& tx = core_payload_;
   sckit::prepare_request(tx, cmd, offset, static_cast<unsigned char*>(data), length);
   sc_time delay = SC_ZERO_TIME;
   cores[static_cast<int>(c)]->b_transport(tx, delay);

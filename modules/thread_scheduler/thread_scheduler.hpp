@@ -153,8 +153,12 @@ class ThreadScheduler : public sc_core::sc_module {
   std::optional<ShareRun> sending_;          // the descriptor being sent (dispatch latency)
   std::vector<std::optional<ShareRun>> running_;  // per core: the share it runs
   std::vector<Finishing> finishing_;         // packets whose flag write is under way
+  tlm::tlm_generic_payload core_payload_;    // every access to a core's registers (core_access)
   sc_core::sc_event doorbell_rung_;          // a doorbell was accepted: the process re-plans
-  sc_core::sc_event_or_list inputs_;         // doorbell_rung_ and every core's line
+  // A core's line rose: notified by a method statically sensitive to every line, so that the
+  // process waits on two events, not on one per core (README.md "Host cost").
+  sc_core::sc_event line_rose_;
+  sc_core::sc_event_or_list inputs_;         // doorbell_rung_ and line_rose_
   sc_core::sc_event finished_;               // a packet finished
 
   // Tracing; all null when off.

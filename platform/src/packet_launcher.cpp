@@ -14,10 +14,9 @@ PacketLauncher::PacketLauncher(sc_core::sc_module_name name, const core::PacketD
 
 bool PacketLauncher::access(tlm::tlm_command cmd, std::uint64_t offset, void* data, unsigned len,
                             sc_core::sc_time& delay) {
-  tlm::tlm_generic_payload tx;
-  sckit::prepare_request(tx, cmd, base_ + offset, static_cast<unsigned char*>(data), len);
-  out->b_transport(tx, delay);
-  return tx.is_response_ok();
+  sckit::prepare_request(tx_, cmd, base_ + offset, static_cast<unsigned char*>(data), len);
+  out->b_transport(tx_, delay);
+  return tx_.is_response_ok();
 }
 
 void PacketLauncher::run() {

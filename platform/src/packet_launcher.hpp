@@ -38,6 +38,7 @@ class PacketLauncher : public sc_core::sc_module {
   int repeat_;
   bool ok_ = false, done_ = false;
   sc_core::sc_time finished_;
+  tlm::tlm_generic_payload tx_;  // every register access (one at a time; no allocation per launch)
 };
 
 }  // namespace par::platform

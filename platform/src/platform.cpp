@@ -143,6 +143,7 @@ bool Platform::build_device_side() {
       cores_.push_back(std::make_unique<core::ParCore>(("core" + std::to_string(i)).c_str(), core_cfgs_[c],
                                                        *core_programs_[c], cfg_.run.mode, cfg_.run.functional_width,
                                                        period, quantum));
+      cores_.back()->share_registers(register_pools_);
     } catch (const std::bad_alloc&) {
       error_ = "core" + std::to_string(i) + ": the host cannot provide its " +
                simkit::format_bytes(cfg_.core.local_mem_size) + " of local memory (core.local_mem_size)";

@@ -149,6 +149,7 @@ class Platform {
   // L2 banks from a plug-in (--l2.bank.model): children of l2_, created by it through a factory.
   std::vector<std::shared_ptr<plugin::PluginLibrary>> l2_bank_libraries_;  // loaded first (load_plugins())
   std::vector<std::unique_ptr<plugin::PluginTarget>> l2_bank_plugins_;
+  core::SlotStoragePools register_pools_;  // lent to the cores (declared first: outlives them)
   std::vector<std::unique_ptr<core::ParCore>> cores_;
   std::vector<std::unique_ptr<sc_core::sc_signal<bool>>> core_irqs_;  // core i's `irq` -> scheduler
   std::unique_ptr<sched::ThreadScheduler> scheduler_;

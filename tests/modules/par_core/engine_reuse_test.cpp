@@ -1,10 +1,21 @@
 // A core runs packet after packet on one PacketEngine: its timing model is reset, not rebuilt, and
 // a round clears and computes only the slots that hold its threads. Neither may let one packet
 // change the next: a packet after another must give exactly what it gives on a fresh engine.
+//
+// Cores of one shape lend each other their register storage (slot_storage_pool.hpp): a packet runs
+// in whatever block it is given, so it must give exactly what it gives in the core's own storage,
+// whatever packets (other widths, other inherited values) used the block before, and packets that
+// overlap on the host (a core synchronising in the middle of its packet while another core runs)
+// must hold different blocks.
 #include <gtest/gtest.h>
+
+#include <functional>
+#include <limits>
+#include <utility>
 
 #include "core_test_support.hpp"
 #include "packet_engine.hpp"
+#include "slot_storage_pool.hpp"
 
 namespace par::core {
 namespace {
@@ -79,6 +90,132 @@ TEST(EngineReuse, TimingPacketAfterAWiderOneIsAsOnAFreshCore) { check(RunMode::T
 TEST(EngineReuse, TimingOneLaneFastPath) { check(RunMode::Timing, 1, 4); }
 TEST(EngineReuse, TimingOddThreadsPerLane) { check(RunMode::Timing, 2, 3); }
 TEST(EngineReuse, FunctionalPacketAfterAWiderOne) { check(RunMode::Functional, 1, 1); }
+
+// The port of a core on the platform: when the frontend reaches cycle `at` the core synchronises
+// with the SystemC time, and another core runs meanwhile (here: `meanwhile`, once).
+struct SynchronisingPort : GlobalMemoryPort {
+  Cycle at = 3;
+  std::function<void()> meanwhile;
+  bool transact(bool, std::uint64_t, std::uint8_t*, unsigned, const std::uint8_t*, Cycle, Cycle&,
+                std::string& error) override {
+    error = "no global memory";
+    return false;
+  }
+  Cycle reached(Cycle cycle) override {
+    if (cycle < at) return at;
+    if (meanwhile) std::exchange(meanwhile, nullptr)();
+    return std::numeric_limits<Cycle>::max();
+  }
+};
+
+struct Core {
+  Core(const CoreConfig& cfg, const LoadedProgram& program, RunMode mode, SlotStoragePool* pool)
+      : mem(0, 1 << 16), engine("core0", cfg, program, mem, &port, mode, 16) {
+    engine.set_slot_storage_pool(pool);
+  }
+  LocalMemory mem;
+  SynchronisingPort port;
+  PacketEngine engine;
+};
+
+class RegisterPool : public ::testing::TestWithParam<RunMode> {
+ protected:
+  void SetUp() override {
+    std::string error;
+    loaded_ = LoadedProgram::load(testing::assemble_or_fail(kProgram), cfg_, &error);
+    ASSERT_NE(loaded_, nullptr) << error;
+  }
+  int slots() const { return GetParam() == RunMode::Timing ? cfg_.slots() : 16; }
+  CoreConfig cfg_ = testing::config(4, 4);
+  std::unique_ptr<LoadedProgram> loaded_;
+};
+// Only timing mode synchronises inside a packet.
+class RegisterPoolTiming : public RegisterPool {};
+
+TEST_P(RegisterPool, CoresOneAfterTheOtherShareOneBlockAndGiveWhatTheirOwnStorageGives) {
+  SlotStoragePool pool(slots());
+  Core a(cfg_, *loaded_, GetParam(), &pool), b(cfg_, *loaded_, GetParam(), &pool);
+  Core own_a(cfg_, *loaded_, GetParam(), nullptr), own_b(cfg_, *loaded_, GetParam(), nullptr);
+  // Wide and narrow packets, equal and different inherited values, alternating between the cores;
+  // the third finds in the block the values of the second, not those of its core's last packet.
+  const struct {
+    bool on_a;
+    std::int64_t threads;
+    std::uint64_t i1;
+  } packets[] = {{true, 2 * slots() + 3, 7}, {false, 3, 11}, {true, 5, 7}, {false, slots(), 11}, {true, 2, 11}};
+  for (const auto& p : packets) {
+    const Result shared = run_packet(p.on_a ? a.engine : b.engine, p.threads, p.i1);
+    const Result own = run_packet(p.on_a ? own_a.engine : own_b.engine, p.threads, p.i1);
+    {
+      SCOPED_TRACE(std::to_string(p.threads) + " threads, i1 = " + std::to_string(p.i1));
+      expect_same(shared, own);
+    }
+    ASSERT_EQ(shared.regs.size(), static_cast<std::size_t>(p.threads));
+    for (std::size_t t = 0; t < shared.regs.size(); ++t) EXPECT_EQ(shared.regs[t].r[2], p.i1) << "thread " << t;
+  }
+  EXPECT_EQ(pool.blocks(), 1u);
+}
+
+TEST_P(RegisterPoolTiming, PacketsThatOverlapOnTheHostHoldDifferentBlocks) {
+  SlotStoragePool pool(slots());
+  Core a(cfg_, *loaded_, GetParam(), &pool), b(cfg_, *loaded_, GetParam(), &pool);
+  Core own_a(cfg_, *loaded_, GetParam(), nullptr), own_b(cfg_, *loaded_, GetParam(), nullptr);
+  Result inside, own_inside;
+  a.port.meanwhile = [&] { inside = run_packet(b.engine, slots() + 1, 5); };
+  own_a.port.meanwhile = [&] { own_inside = run_packet(own_b.engine, slots() + 1, 5); };
+  const Result outside = run_packet(a.engine, 2 * slots(), 9);
+  const Result own_outside = run_packet(own_a.engine, 2 * slots(), 9);
+  ASSERT_FALSE(inside.regs.empty()) << "b's packet did not run inside a's";
+  {
+    SCOPED_TRACE("the packet run while the other was synchronising");
+    expect_same(inside, own_inside);
+  }
+  {
+    SCOPED_TRACE("the packet that synchronised");
+    expect_same(outside, own_outside);
+  }
+  EXPECT_EQ(pool.blocks(), 2u);
+  // Both blocks are back: two more packets one after the other make none.
+  run_packet(b.engine, 3, 1);
+  run_packet(a.engine, 3, 2);
+  EXPECT_EQ(pool.blocks(), 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, RegisterPool, ::testing::Values(RunMode::Timing, RunMode::Functional),
+                         [](const auto& p) { return p.param == RunMode::Timing ? "Timing" : "Functional"; });
+INSTANTIATE_TEST_SUITE_P(Timing, RegisterPoolTiming, ::testing::Values(RunMode::Timing));
+
+TEST(RegisterPoolContexts, EachContextTakesABlock) {
+  CoreConfig cfg = testing::config(2, 2);
+  cfg.contexts = 2;
+  std::string error;
+  auto loaded = LoadedProgram::load(testing::assemble_or_fail(kProgram), cfg, &error);
+  ASSERT_NE(loaded, nullptr) << error;
+  SlotStoragePool pool(cfg.slots());
+  Core shared(cfg, *loaded, RunMode::Timing, &pool), own(cfg, *loaded, RunMode::Timing, nullptr);
+  for (std::uint64_t i1 : {3u, 4u}) {
+    SCOPED_TRACE("i1 = " + std::to_string(i1));
+    expect_same(run_packet(shared.engine, 5 * cfg.slots() + 1, i1), run_packet(own.engine, 5 * cfg.slots() + 1, i1));
+  }
+  EXPECT_EQ(pool.blocks(), 2u);
+}
+
+TEST(RegisterPoolShape, APoolOfAnotherSlotCountIsRefused) {
+  const CoreConfig cfg = testing::config(4, 4);
+  std::string error;
+  auto loaded = LoadedProgram::load(testing::assemble_or_fail(kProgram), cfg, &error);
+  ASSERT_NE(loaded, nullptr) << error;
+  LocalMemory mem(0, 1 << 16);
+  PacketEngine engine("core3", cfg, *loaded, mem, nullptr, RunMode::Timing);
+  SlotStoragePool pool(8);
+  try {
+    engine.set_slot_storage_pool(&pool);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "core3: a register pool of 8 slots for contexts of 16");
+  }
+}
+
 
 }  // namespace
 }  // namespace par::core

@@ -59,10 +59,15 @@ struct Bench : testing::CoreBench {
   }
 };
 
-TEST(ParCoreCtrl, ADoorbellStartsTheStagedPacketAndTheLineRisesAtItsEnd) {
+// Cycles of the `ok` packet of 8 threads on a core alone (the program runner).
+double ok_cycles() {
   const ProgramRun reference = testing::run_source(kSource, CoreConfig{});
-  ASSERT_TRUE(reference.ok) << reference.error;
-  const double cycles = static_cast<double>(reference.stats.cycles);
+  EXPECT_TRUE(reference.ok) << reference.error;
+  return static_cast<double>(reference.stats.cycles);
+}
+
+TEST(ParCoreCtrl, ADoorbellStartsTheStagedPacketAndTheLineRisesAtItsEnd) {
+  const double cycles = ok_cycles();
   par::testing::run_isolated([cycles] {
     Bench b;
     par::testing::TlmHarness& h = b.host;
@@ -85,6 +90,29 @@ TEST(ParCoreCtrl, ADoorbellStartsTheStagedPacketAndTheLineRisesAtItsEnd) {
     EXPECT_EQ(b.done.rises[0], ns(100) + ns(cycles));
     EXPECT_EQ(b.core->packets_run(), 1);
     for (std::uint64_t i = 0; i < 8; ++i) EXPECT_EQ(b.stored(i), i + 1) << "thread " << i;
+  });
+}
+
+// The line's one driver lowers it when a launch starts and raises it at the launch's end, also
+// for launches that take no simulated time (the line falls and rises within delta cycles).
+TEST(ParCoreCtrl, TheLineRisesOnceAtTheEndOfEveryLaunchEmptyOnesToo) {
+  const double cycles = ok_cycles();
+  par::testing::run_isolated([cycles] {
+    Bench b;
+    par::testing::TlmHarness& h = b.host;
+    testing::launch(h, ns(100), b.packet("ok", 0));  // 0, 1: empty
+    testing::launch(h, ns(110), b.packet("ok", 0));  // 2, 3: empty, the line high before it
+    testing::launch(h, ns(120), b.packet("ok", 8));  // 4, 5
+    h.at(ns(119) + ns(cycles)).read(kCoreRegStatus, 8);  // 6: still busy
+    h.at(ns(121) + ns(cycles)).read(kCoreRegStatus, 8);  // 7: idle
+    testing::launch(h, ns(200) + ns(cycles), b.packet("ok", 8));  // 8, 9
+    h.run();
+    for (std::size_t i : {1u, 3u, 5u, 9u}) EXPECT_EQ(h.result(i).status, tlm::TLM_OK_RESPONSE) << "DOORBELL " << i;
+    EXPECT_EQ(h.result(6).value(), kCoreStatusBusy);
+    EXPECT_EQ(h.result(7).value(), kCoreStatusIdle);
+    const std::vector<sc_time> rises = {ns(100), ns(110), ns(120) + ns(cycles), ns(200) + ns(2 * cycles)};
+    EXPECT_EQ(b.done.rises, rises);
+    EXPECT_EQ(b.core->packets_run(), 4);
   });
 }
 

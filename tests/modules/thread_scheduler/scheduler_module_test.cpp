@@ -500,6 +500,55 @@ TEST(ThreadSchedulerModule, ImbalanceOfOneLaunchFromStatisticsDifferences) {
   });
 }
 
+// Eight cores whose shares end in the same delta cycle (core c starts at 30 + 10c and takes
+// 70 - 10c ns), three packets queued at once: the scheduler hears every line that rose, each once,
+// whether they rise together or alone; zero-time shares (the line falls and rises within delta
+// cycles) too.
+void check_simultaneous_completions(bool zero_time) {
+  Bench b(config(Policy::Static), std::vector<double>(8, 0.0));
+  for (std::size_t c = 0; c < 8; ++c)
+    b.cores[c]->duration = [c, zero_time](const core::PacketDescriptor&) {
+      return zero_time ? sc_core::SC_ZERO_TIME : ns(70.0 - 10.0 * static_cast<double>(c));
+    };
+  for (int p = 0; p < 3; ++p) submit(b.host, 0, 8);
+  b.host.run();
+  // Packet p's shares are sent from t0 = the previous packet's end (20 for the first), one per
+  // 10 ns: core c's starts at t0 + 10 + 10c and all end at t0 + 80 (t0 + 10 + 10c when zero-time).
+  const double ends[3] = {100, 180, 260};
+  for (std::size_t c = 0; c < 8; ++c) {
+    const auto& launches = b.cores[c]->launches();
+    ASSERT_EQ(launches.size(), 3u) << "core " << c;
+    EXPECT_EQ(b.stat("core" + std::to_string(c) + ".shares"), 3.0) << "core " << c;
+    EXPECT_EQ(b.stat("core" + std::to_string(c) + ".threads"), 3.0) << "core " << c;
+    EXPECT_EQ(b.stat("core" + std::to_string(c) + ".busy_ns"), zero_time ? 0.0 : 3 * (70.0 - 10.0 * static_cast<double>(c)))
+        << "core " << c;
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(launches[static_cast<std::size_t>(p)].desc.first_thread, c) << "core " << c;
+  }
+  EXPECT_EQ(b.stat("packets_completed"), 3.0);
+  EXPECT_EQ(b.stat("shares"), 24.0);
+  ASSERT_EQ(b.irqs.received.size(), 3u);
+  for (std::size_t p = 0; p < 3; ++p) {
+    const PacketRecord& r = b.sched.packet_records().at(p);
+    EXPECT_TRUE(r.done && r.ok) << "packet " << p + 1;
+    EXPECT_EQ(r.shares, 8u) << "packet " << p + 1;
+    if (!zero_time) {
+      EXPECT_EQ(r.finished, ns(ends[p])) << "packet " << p + 1;
+      EXPECT_EQ(b.irqs.at(p), ns(ends[p])) << "packet " << p + 1;
+    } else {
+      // The last share starts 80 ns after the packet's first dispatch and ends at once.
+      EXPECT_EQ(r.finished - r.started, ns(80)) << "packet " << p + 1;
+    }
+  }
+}
+
+TEST(ThreadSchedulerModule, EveryCoreCompletionIsSeenOnceWhenEightEndTogether) {
+  par::testing::run_isolated([] { check_simultaneous_completions(false); });
+}
+
+TEST(ThreadSchedulerModule, EveryCoreCompletionIsSeenOnceWithZeroTimeShares) {
+  par::testing::run_isolated([] { check_simultaneous_completions(true); });
+}
+
 // An approximately-timed host: accesses one after the other by nb_transport_fw (BEGIN_REQ, then
 // BEGIN_RESP on the backward path).
 class AtHost : public sc_core::sc_module {
