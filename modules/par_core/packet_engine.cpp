@@ -529,10 +529,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   stats.threads_per_lane = T_;
   stats.rob_size = cfg_.rob_size;
   captured_.clear();
-  // The last packet's pending stores: their vectors serve this packet's stores (no allocation per
-  // packet and store).
-  for (auto& x : contexts_)
-    for (; !x->stores.empty(); x->stores.pop_front()) x->spare_stores.push_back(std::move(x->stores.front()));
+  for (auto& x : contexts_) x->stores.clear();  // the ring keeps its entries' vectors for this packet
   if (packet.threads <= 0) return true;
   // The contexts' registers for this packet: blocks of the pool, given back however run() ends.
   struct LentRegisters {

@@ -32,6 +32,10 @@ struct SlotStorage {
 class SlotState {
  public:
   explicit SlotState(int slots) : slots_(slots), own_(std::make_unique<SlotStorage>(slots)) { use(own_.get()); }
+  // A copy is a snapshot: its own storage holding the registers the original has now.
+  SlotState(const SlotState& other)
+      : slots_(other.slots_), own_(std::make_unique<SlotStorage>(*other.s_)) { use(own_.get()); }
+  SlotState& operator=(const SlotState&) = delete;
   int slots() const { return slots_; }
   // The storage the registers live in from now on (made for this many slots): the state's own
   // (use(own())) or one lent for the length of a packet. Its contents are the registers then.
