@@ -132,10 +132,17 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   const bool in_full = arrival >= ch.full_from && arrival < ch.full_until;
   const Tick from = in_full ? ch.full_from : arrival;
   Tick t = in_full ? ch.full_until : arrival;
-  auto end = partition_point_from_back(ch.queue.begin(), ch.queue.end(), Channel::Entry::ended_by(t));
-  // Entries ending after t bound the number held; the fast case needs no look at them.
-  if (static_cast<std::size_t>(ch.queue.end() - end) < p_.queue_depth) return t;
-  auto adm = partition_point_from_back(ch.admissions.begin(), ch.admissions.end(), [t](Tick x) { return x <= t; });
+  // Entries ending after t bound the number held, and they are the queue's tail (sorted by end):
+  // fewer than queue_depth of them is the fast case, which needs no search.
+  if (ch.queue.size() < p_.queue_depth || ch.queue[ch.queue.size() - p_.queue_depth].end <= t) return t;
+  // Arrivals come mostly in time order: the points found last time are near.
+  auto end = partition_point_near(ch.queue.begin(), ch.queue.end(),
+                                  ch.queue.begin() + static_cast<std::ptrdiff_t>(std::min(ch.queue_hint, ch.queue.size())),
+                                  Channel::Entry::ended_by(t));
+  auto adm = partition_point_near(
+      ch.admissions.begin(), ch.admissions.end(),
+      ch.admissions.begin() + static_cast<std::ptrdiff_t>(std::min(ch.admission_hint, ch.admissions.size())),
+      [t](Tick x) { return x <= t; });
   auto held = [&] {
     return static_cast<std::size_t>(adm - ch.admissions.begin()) -
            static_cast<std::size_t>(end - ch.queue.begin());
@@ -153,6 +160,8 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
       adm = std::upper_bound(adm, ch.admissions.end(), t);
     }
   }
+  ch.queue_hint = static_cast<std::size_t>(end - ch.queue.begin());
+  ch.admission_hint = static_cast<std::size_t>(adm - ch.admissions.begin());
   if (t > from) {  // full over [from, t): every time before t that the loop passed was
     ch.full_from = from;
     ch.full_until = t;
@@ -162,21 +171,8 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
 
 // --- searches ---------------------------------------------------------------------------------
 
-Tick TimingEngine::first_free_command(const Channel& ch, Tick t) const {
-  auto it = ch.commands.lower_bound(t);
-  return skip_booked_commands(ch, it, t);
-}
-
-Tick TimingEngine::skip_booked_commands(const Channel& ch, Timeline<char>::const_iterator& it, Tick t) {
-  // One walk over the run of booked slots from t (commands sit on clock edges).
-  while (it != ch.commands.end() && it->first < t) ++it;
-  for (; it != ch.commands.end() && it->first <= t; ++it)
-    if (it->first == t) t += 2;
-  return t;
-}
-
 Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
-  const Tick t = first_free_command(ch, align_to_clock(lo));
+  const Tick t = ch.commands.first_free(align_to_clock(lo));
   return t < hi ? t : kNever;
 }
 
@@ -184,9 +180,6 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   Tick x = align_to_clock(lo);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
-  std::vector<Tick>& near = near_acts_;
-  // x only moves forward: the command bus is binary-searched once, then walked by a cursor.
-  auto command = ch.commands.lower_bound(x);
   for (int step = 0; step < kMaxSteps; ++step) {
     if (p_.refresh) {
       const Window in = window_at(rank, x);
@@ -201,7 +194,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         continue;
       }
     }
-    if (const Tick free = skip_booked_commands(ch, command, x); free != x) {
+    if (const Tick free = ch.commands.first_free(x); free != x) {
       x = free;
       continue;
     }
@@ -217,23 +210,27 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
       x = align_to_clock(move);
       continue;
     }
-    // tFAW: every five consecutive activates (with x among them) span at least tFAW.
+    // tFAW: every five consecutive activates (with x among them) span at least tFAW. Only the
+    // activates within tFAW of x can be in a window too short; fewer than four of them cannot.
     if (p_.tFAW > 0) {
-      near.clear();
-      for (auto it = rank.acts.upper_bound(x - p_.tFAW);
-           it != rank.acts.end() && it->first < x + p_.tFAW; ++it)
-        near.push_back(it->first);
-      const auto pos = static_cast<std::size_t>(
-          std::lower_bound(near.begin(), near.end(), x) - near.begin());
-      near.insert(near.begin() + static_cast<std::ptrdiff_t>(pos), x);
-      for (std::size_t i = pos >= 4 ? pos - 4 : 0; i <= pos && i + 4 < near.size(); ++i) {
-        if (near[i + 4] - near[i] >= p_.tFAW) continue;
-        // x last in the window: wait for the oldest to leave it; otherwise go past the window.
-        move = std::max(move, i + 4 == pos ? near[i] + p_.tFAW : near[i + 4] + 2);
-      }
-      if (move >= 0) {
-        x = align_to_clock(move);
-        continue;
+      const auto first = rank.acts.upper_bound(x - p_.tFAW);
+      auto last = first;
+      while (last != rank.acts.end() && last->first < x + p_.tFAW) ++last;
+      const std::ptrdiff_t n = last - first;
+      if (n >= 4) {
+        // The activates with x inserted before those at or after it: element k of that list.
+        std::ptrdiff_t pos = 0;
+        while (pos < n && first[pos].first < x) ++pos;
+        auto at = [&](std::ptrdiff_t k) { return k < pos ? first[k].first : k == pos ? x : first[k - 1].first; };
+        for (std::ptrdiff_t i = pos >= 4 ? pos - 4 : 0; i <= pos && i + 4 <= n; ++i) {
+          if (at(i + 4) - at(i) >= p_.tFAW) continue;
+          // x last in the window: wait for the oldest to leave it; otherwise go past the window.
+          move = std::max(move, i + 4 == pos ? at(i) + p_.tFAW : at(i + 4) + 2);
+        }
+        if (move >= 0) {
+          x = align_to_clock(move);
+          continue;
+        }
       }
     }
     return x;
@@ -320,7 +317,6 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   const Tick read_to_write =
       std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
   // c only moves forward: each timeline is binary-searched once, then walked by a cursor.
-  auto command = ch.commands.lower_bound(c);
   auto burst = ch.data.upper_bound(c + lat);
   // A read only looks at the rank's writes and a write at its reads: search only that one.
   auto write = op == Op::Read ? rank.writes.lower_bound(c - (p_.tCWL + p_.burst + wtr_max))
@@ -328,7 +324,7 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   auto read = op == Op::Write ? rank.reads.lower_bound(c - read_to_write + 1) : rank.reads.end();
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
-    if (const Tick free = skip_booked_commands(ch, command, c); free != c) {
+    if (const Tick free = ch.commands.first_free(c); free != c) {
       c = free;
       continue;
     }
@@ -376,7 +372,7 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, u
                                  Epoch& e, Op op, Tick column, BurstResult& result) {
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
-  ch.commands.insert(column, 0);
+  ch.commands.book(column);
   if (ch.data.empty() || ch.data.back().first <= ds) {
     // Appended: it extends the booked stretch that ends with the last burst, or starts one.
     const Tick last = ch.data.empty() ? -kNever : ch.data.back().first;
@@ -417,7 +413,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     if (p_.page_policy == PagePolicy::Closed && e.pre == kNever) {
       const Tick pre = find_precharge(ch, e.pre_min, close_bound(rank, e));
       if (pre != kNever) {  // else the next refresh closes the row
-        ch.commands.insert(pre, 0);
+        ch.commands.book(pre);
         e.pre = pre;
         r.auto_precharge = pre;
       }
@@ -494,11 +490,11 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     pre = kNever;
   }
   if (pre != kNever) {
-    ch.commands.insert(pre, 0);
+    ch.commands.book(pre);
     prev->pre = pre;
     r.precharge = pre;
   }
-  ch.commands.insert(act, 0);
+  ch.commands.book(act);
   rank.acts.insert(act, group);
   rank.last_act = std::max(rank.last_act, act);
   bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS});
@@ -511,7 +507,7 @@ void TimingEngine::retire(Tick now) {
   const Tick h = now - lookback_;
   for (Channel& ch : channels_) {
     auto before_h = [h](const auto& e) { return e.first < h; };
-    ch.commands.erase_front_while(before_h);
+    ch.commands.retire_before(h);
     ch.data.erase_front_while([h](const auto& e) { return e.second.end < h; });
     const auto retired = std::upper_bound(ch.queue.begin(), ch.queue.end(), now, Channel::Entry::ends_after);
     // admit() only counts admissions <= t for t >= now, and every retired entry was admitted

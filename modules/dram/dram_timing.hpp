@@ -145,7 +145,7 @@ class TimingEngine {
     Op op;
   };
   struct Channel {
-    Timeline<char> commands;            // command-bus slots in use
+    SlotBitmap commands;                // command-bus slots in use
     Timeline<Burst> data;               // data start -> burst
     struct Entry {                      // a request-queue entry, held over [admitted, end)
       Tick end;
@@ -172,6 +172,9 @@ class TimingEngine {
     Tick dense_last = kNever;
     Tick full_from = kNever;
     Tick full_until = kNever;
+    // Where admission found the queue's and the admissions' partition points last (a start only).
+    std::size_t queue_hint = 0;
+    std::size_t admission_hint = 0;
     std::vector<Rank> ranks;
   };
 
@@ -186,11 +189,6 @@ class TimingEngine {
   // The close bound of an epoch: its PRE, or the start of the refresh window that closes it.
   Tick close_bound(const Rank& rank, const Epoch& e) const;
 
-  // The first command slot at or after the clock edge t that no command uses. The cursor form
-  // takes `it` at or before the first command >= t and leaves it after the run it skipped, for
-  // searches that only move forward.
-  Tick first_free_command(const Channel& ch, Tick t) const;
-  static Tick skip_booked_commands(const Channel& ch, Timeline<char>::const_iterator& it, Tick t);
   // The earliest data start >= ds (with its command lat earlier on a clock edge) that keeps the
   // data-bus spacing to the bursts on both sides; once past `limit`, some start past it (the
   // caller has no use for a later one). `next`: a cursor at or before the first burst that
@@ -214,9 +212,6 @@ class TimingEngine {
   bool neighbours_suffice_ = false;
   Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
-  // find_activate's scratch list of the activates near a candidate (kept to avoid an allocation
-  // per search).
-  mutable std::vector<Tick> near_acts_;
   std::vector<Channel> channels_;
 };
 

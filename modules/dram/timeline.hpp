@@ -27,6 +27,28 @@ It partition_point_from_back(It first, It last, Before before) {
   return std::partition_point(hi - first > step ? hi - step : first, hi, before);
 }
 
+// The same, galloping from `hint` in whichever direction the point lies: for a caller whose
+// successive questions are about nearby times, with the point last found as the hint.
+template <class It, class Before>
+It partition_point_near(It first, It last, It hint, Before before) {
+  if (hint < first || hint > last) hint = first;
+  std::ptrdiff_t step = 1;
+  if (hint != last && before(*hint)) {  // the point is after hint
+    It lo = hint + 1;  // every element before lo is before the point
+    while (last - lo > step && before(*(lo + step - 1))) {
+      lo += step;
+      step *= 2;
+    }
+    return std::partition_point(lo, last - lo > step ? lo + step : last, before);
+  }
+  It hi = hint;  // every element from hi on is past the point
+  while (hi - first > step && !before(*(hi - step))) {
+    hi -= step;
+    step *= 2;
+  }
+  return std::partition_point(hi - first > step ? hi - step : first, hi, before);
+}
+
 // A vector that is retired from the front in O(1) amortised.
 template <class T>
 class RetiringVector {
@@ -67,6 +89,90 @@ class RetiringVector {
   static constexpr std::size_t kCompactAt = 64;  // retired items kept before they are dropped
   std::vector<T> items_;
   std::size_t head_ = 0;  // first live item
+};
+
+// The command bus: a set of clock edges (even ticks), one bit each in 64-bit words over the booked
+// span, so that "is this slot taken" and "the first free slot from here" take a few instructions
+// (a word and a count of trailing ones) instead of a search and a walk over a sorted timeline.
+// Bookings are nearly always within a few thousand ticks of the retire point; one that would
+// stretch the words beyond kMaxWords (an arrival far ahead with no retire in between) is kept in a
+// sorted overflow list instead, so memory stays bounded whatever the times.
+class SlotBitmap {
+ public:
+  bool booked(std::int64_t t) const {
+    const std::int64_t s = t >> 1;
+    const std::int64_t w = (s >> 6) - base_;
+    if (w >= 0 && w < words()) return (words_[static_cast<std::size_t>(w)] >> (s & 63)) & 1;
+    return std::binary_search(far_.begin(), far_.end(), t);
+  }
+  // The first free slot at or after the clock edge t.
+  std::int64_t first_free(std::int64_t t) const {
+    std::int64_t s = t >> 1;
+    std::int64_t w = (s >> 6) - base_;
+    if (w >= 0 && w < words()) {
+      std::uint64_t free = ~words_[static_cast<std::size_t>(w)] >> (s & 63);  // bit 0: slot s
+      while (free == 0) {  // the rest of the word is booked
+        s = (s | 63) + 1;
+        if (++w == words()) break;
+        free = ~words_[static_cast<std::size_t>(w)];
+      }
+      if (free != 0) return (s + __builtin_ctzll(free)) * 2;
+      t = s * 2;  // booked to the end of the words: the overflow list may continue the run
+    }
+    for (auto it = std::lower_bound(far_.begin(), far_.end(), t); it != far_.end() && *it == t; ++it) t += 2;
+    return t;
+  }
+  void book(std::int64_t t) {
+    const std::int64_t w = (t >> 1 >> 6);
+    if (words_.empty()) {
+      if (!far_.empty() && w >= far_.front() >> 7) return add_far(t);  // keep the overflow above the words
+      base_ = w;
+    }
+    if (w < base_) {  // before the retire point's word (callers do not do this; kept exact anyway)
+      if (base_ - w + words() > kMaxWords) return add_far(t);
+      while (w < base_) {
+        words_.insert(0, 0);
+        --base_;
+      }
+    }
+    if (w - base_ >= words()) {
+      if (w - base_ >= kMaxWords) return add_far(t);
+      while (w - base_ >= words()) words_.push_back(0);
+      // Overflow bookings the words now cover move into them.
+      std::size_t moved = 0;
+      while (moved < far_.size() && (far_[moved] >> 7) - base_ < words()) {
+        const std::int64_t f = far_[moved++] >> 1;
+        words_[static_cast<std::size_t>((f >> 6) - base_)] |= std::uint64_t{1} << (f & 63);
+      }
+      far_.erase(far_.begin(), far_.begin() + static_cast<std::ptrdiff_t>(moved));
+    }
+    const std::int64_t s = t >> 1;
+    words_[static_cast<std::size_t>((s >> 6) - base_)] |= std::uint64_t{1} << (s & 63);
+  }
+  // Forgets every slot before h.
+  void retire_before(std::int64_t h) {
+    const std::int64_t s = (h + 1) >> 1;  // the first slot at or after h
+    while (!words_.empty() && ((base_ + 1) << 6) <= s) {
+      words_.pop_front();
+      ++base_;
+    }
+    if (!words_.empty() && (s >> 6) == base_) words_.front() &= ~std::uint64_t{0} << (s & 63);
+    far_.erase(far_.begin(), std::lower_bound(far_.begin(), far_.end(), h));
+  }
+  std::size_t size() const {
+    std::size_t n = far_.size();
+    for (std::uint64_t w : words_) n += static_cast<std::size_t>(__builtin_popcountll(w));
+    return n;
+  }
+
+ private:
+  static constexpr std::int64_t kMaxWords = std::int64_t{1} << 16;  // 4 M slots
+  std::int64_t words() const { return static_cast<std::int64_t>(words_.size()); }
+  void add_far(std::int64_t t) { far_.insert(std::upper_bound(far_.begin(), far_.end(), t), t); }
+
+  RetiringVector<std::uint64_t> words_;
+  std::int64_t base_ = 0;       // word index of words_[0] (slot / 64)
+  std::vector<std::int64_t> far_;  // sorted bookings above the words
 };
 
 // A reservation timeline: entries sorted by tick.

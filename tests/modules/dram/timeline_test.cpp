@@ -1,11 +1,13 @@
-// The engine's reservation containers: the search from the back must find exactly the partition
-// point std::partition_point finds, wherever it lies, on sorted timelines with repeated ticks and
-// a retired prefix.
+// The engine's reservation containers: the searches from the back and from a hint must find
+// exactly the partition point std::partition_point finds, wherever it lies, on sorted timelines
+// with repeated ticks and a retired prefix; the command-bus bitmap must answer like a sorted set
+// of slots, across word boundaries, far bookings and retirement.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "timeline.hpp"
@@ -24,6 +26,52 @@ TEST(DramTimeline, SearchFromTheBackFindsThePartitionPointOfABinarySearch) {
       EXPECT_EQ(partition_point_from_back(v.begin(), v.end(), before),
                 std::partition_point(v.begin(), v.end(), before))
           << "size " << v.size() << ", t " << t;
+    }
+  }
+}
+
+TEST(DramTimeline, SearchFromAHintFindsThePartitionPointOfABinarySearch) {
+  std::mt19937_64 rnd(8);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::int64_t> v(rnd() % 70);
+    for (auto& x : v) x = static_cast<std::int64_t>(rnd() % 50);
+    std::sort(v.begin(), v.end());
+    for (std::int64_t t = -2; t <= 52; ++t) {
+      const auto before = [t](std::int64_t x) { return x < t; };
+      const auto hint = v.begin() + static_cast<std::ptrdiff_t>(rnd() % (v.size() + 1));
+      EXPECT_EQ(partition_point_near(v.begin(), v.end(), hint, before), std::partition_point(v.begin(), v.end(), before))
+          << "size " << v.size() << ", t " << t << ", hint " << hint - v.begin();
+    }
+  }
+}
+
+TEST(DramTimeline, SlotBitmapAnswersLikeASortedSetOfSlots) {
+  std::mt19937_64 rnd(12);
+  SlotBitmap bus;
+  std::set<std::int64_t> model;
+  std::int64_t retired = 0;
+  for (int i = 0; i < 4000; ++i) {
+    // Mostly runs of slots near a moving front, sometimes far ahead (beyond the bitmap's reach:
+    // the overflow list) or a retire.
+    const std::int64_t front = retired + (retired & 1) + 600;  // slots are even ticks
+    std::int64_t t = front + 2 * static_cast<std::int64_t>(rnd() % 300);
+    if (rnd() % 200 == 0) t = front + 2 * static_cast<std::int64_t>((std::int64_t{1} << 23) + rnd() % 1000);
+    if (rnd() % 300 == 0) t = front - 600 + 2 * static_cast<std::int64_t>(rnd() % 8);  // just at the retire point
+    bus.book(t);
+    model.insert(t);
+    if (rnd() % 40 == 0) {
+      retired += 2 * static_cast<std::int64_t>(rnd() % 200) + static_cast<std::int64_t>(rnd() % 2);
+      bus.retire_before(retired);
+      model.erase(model.begin(), model.lower_bound(retired));
+    }
+    ASSERT_EQ(bus.size(), model.size()) << "step " << i;
+    for (int k = 0; k < 4; ++k) {
+      std::int64_t q = retired + (retired & 1) + 2 * static_cast<std::int64_t>(rnd() % 1200);
+      if (k == 3 && !model.empty()) q = *std::prev(model.end()) - 2 * static_cast<std::int64_t>(rnd() % 4);
+      EXPECT_EQ(bus.booked(q), model.count(q) == 1) << "step " << i << ", slot " << q;
+      std::int64_t free = q;
+      while (model.count(free) != 0) free += 2;
+      EXPECT_EQ(bus.first_free(q), free) << "step " << i << ", from " << q;
     }
   }
 }

@@ -1,0 +1,132 @@
+// The timing engine against a brute-force model of its rules (reference_engine.hpp) over many
+// short random request streams: every preset, both schedulers, both page policies, several ranks
+// and channels, spacings longer than two bursts, refresh on and off. Every field of every result
+// must be equal; the engine's fast paths (shortcuts over its reservations) may never change a
+// single time.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "dram_config.hpp"
+#include "dram_timing.hpp"
+#include "reference_engine.hpp"
+
+namespace par::dram {
+namespace {
+
+struct StreamRandom {  // splitmix64
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) { return next() % n; }
+};
+
+std::string show(const BurstResult& b) {
+  std::ostringstream s;
+  s << to_string(b.outcome) << " admitted " << b.admitted << " pre " << b.precharge << " act " << b.activate
+    << " col " << b.column << " data " << b.data_start << ".." << b.data_end << " auto-pre " << b.auto_precharge;
+  return s.str();
+}
+
+bool same(const BurstResult& a, const BurstResult& b) {
+  return a.outcome == b.outcome && a.admitted == b.admitted && a.precharge == b.precharge &&
+         a.activate == b.activate && a.column == b.column && a.data_start == b.data_start &&
+         a.data_end == b.data_end && a.auto_precharge == b.auto_precharge;
+}
+
+// One stream: arrivals up to `ahead` past a retire point that advances irregularly (sometimes
+// in big steps, so the engine forgets its history), few rows per bank (hits, conflicts and
+// back-fills into old activations), a mix of reads and writes. Returns the first difference.
+std::string compare(const EngineParams& p, std::uint64_t seed, int requests) {
+  TimingEngine engine(p);
+  testing::ReferenceEngine reference(p);
+  StreamRandom rnd{seed};
+  const Tick ahead = static_cast<Tick>(50 + rnd.below(3000));
+  const unsigned rows = 1 + static_cast<unsigned>(rnd.below(4));
+  const unsigned writes = static_cast<unsigned>(rnd.below(60));
+  const unsigned pace = 1 + static_cast<unsigned>(rnd.below(40));
+  Tick now = 0;
+  for (int i = 0; i < requests; ++i) {
+    if (rnd.below(8) == 0) {
+      now += static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(p.burst) * pace));
+      if (rnd.below(50) == 0) now += p.tREFI / 3;
+      engine.retire(now);
+    }
+    BurstRequest r;
+    r.channel = static_cast<unsigned>(rnd.below(p.channels));
+    r.rank = static_cast<unsigned>(rnd.below(p.ranks));
+    r.bank = static_cast<unsigned>(rnd.below(std::min(p.banks, 1u + static_cast<unsigned>(seed % p.banks))));
+    r.row = rnd.below(rows);
+    r.op = rnd.below(100) < writes ? Op::Write : Op::Read;
+    r.arrival = now + static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(ahead)));
+    const BurstResult got = engine.schedule(r);
+    const BurstResult want = reference.schedule(r);
+    if (!same(got, want))
+      return "seed " + std::to_string(seed) + " request " + std::to_string(i) + " (channel " +
+             std::to_string(r.channel) + " rank " + std::to_string(r.rank) + " bank " + std::to_string(r.bank) +
+             " row " + std::to_string(r.row) + (r.op == Op::Read ? " read" : " write") + " arrival " +
+             std::to_string(r.arrival) + "): engine " + show(got) + ", reference " + show(want);
+  }
+  return "";
+}
+
+EngineParams preset_params(Preset preset, unsigned channels, unsigned ranks, Scheduler s, PagePolicy page) {
+  DramConfig c;
+  c.preset = preset;
+  c.channels = channels;
+  c.ranks = ranks;
+  c.scheduler = s;
+  c.page_policy = page;
+  return engine_params(c.resolved());
+}
+
+TEST(DramTimingDifferential, EveryPresetSchedulerAndPagePolicyMatchesTheBruteForceModel) {
+  int streams = 0;
+  std::uint64_t seed = 100;
+  for (Preset preset : {Preset::Lpddr3_1866, Preset::Ddr_333, Preset::Ddr3_1600, Preset::Ddr4_2400})
+    for (Scheduler s : {Scheduler::FrFcfs, Scheduler::Fcfs})
+      for (PagePolicy page : {PagePolicy::Open, PagePolicy::Closed})
+        for (unsigned ranks : {1u, 2u})
+          for (int i = 0; i < 3; ++i) {
+            EngineParams p = preset_params(preset, 1 + (i & 1), ranks, s, page);
+            p.queue_depth = i == 2 ? 4 : p.queue_depth;  // a small queue: admission waits
+            const std::string diff = compare(p, seed++, 300);
+            ASSERT_EQ(diff, "") << to_string(s) << ", " << to_string(page) << ", " << ranks << " ranks";
+            ++streams;
+          }
+  EXPECT_EQ(streams, 96);
+}
+
+// Spacings no preset has (a turnaround or a tCCD_L longer than two bursts), odd latencies, no
+// refresh, no tFAW.
+TEST(DramTimingDifferential, UnusualTimingsMatchTheBruteForceModel) {
+  std::uint64_t seed = 1000;
+  for (int variant = 0; variant < 6; ++variant)
+    for (Scheduler s : {Scheduler::FrFcfs, Scheduler::Fcfs})
+      for (PagePolicy page : {PagePolicy::Open, PagePolicy::Closed}) {
+        EngineParams p;
+        p.channels = 2;
+        p.ranks = 2;
+        p.scheduler = s;
+        p.page_policy = page;
+        switch (variant) {
+          case 0: p.tRTRS = 12; break;
+          case 1: p.banks = 16; p.bank_groups = 4; p.tCCD_L = 20; break;
+          case 2: p.refresh = false; p.tFAW = 0; break;
+          case 3: p.tCL = 23; p.tDQSCK = 3; p.tCWL = 9; p.queue_depth = 2; break;
+          case 4: p.tREFI = 900; p.tRFC = 300; break;  // refresh often in the way
+          case 5: p.banks = 4; p.tRTRS = 0; p.tCCD = 12; break;
+        }
+        const std::string diff = compare(p, seed++, 300);
+        ASSERT_EQ(diff, "") << "variant " << variant << ", " << to_string(s) << ", " << to_string(page);
+      }
+}
+
+}  // namespace
+}  // namespace par::dram
