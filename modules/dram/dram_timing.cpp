@@ -66,20 +66,31 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
 // Refresh k >= 1 of a rank is the REF command at R_k = k * tREFI + offset. The rank is
 // unavailable over [R_k - tRPab, R_k + tRFC): precharge-all, then the refresh itself.
 
+// Searches ask about nearby times again and again: each rank keeps the refresh period last asked
+// about, [start of window k - 1, start of window k), with window k, and computes another only when
+// asked outside it.
+const TimingEngine::Window& TimingEngine::next_window(const Rank& rank, Tick t) const {
+  Rank::Period& c = rank.period;
+  if (t < c.from || t >= c.next.start) {
+    const Tick k = std::max<Tick>(1, floor_div(t - rank.refresh_offset + p_.tRPab, p_.tREFI) + 1);
+    const Tick start = k * p_.tREFI + rank.refresh_offset - p_.tRPab;
+    c.from = k == 1 ? -kNever : start - p_.tREFI;
+    c.next = {start, start + p_.tRPab + p_.tRFC};
+  }
+  return c.next;
+}
+
 TimingEngine::Window TimingEngine::window_at(const Rank& rank, Tick t) const {
   if (!p_.refresh) return {};
-  const Tick k = floor_div(t - rank.refresh_offset + p_.tRPab, p_.tREFI);
-  if (k < 1) return {};
-  const Tick ref = k * p_.tREFI + rank.refresh_offset;
-  const Window w{ref - p_.tRPab, ref + p_.tRFC};
-  return (t >= w.start && t < w.end) ? w : Window{};
+  next_window(rank, t);
+  const Tick from = rank.period.from;  // window k - 1 starts there, if k > 1
+  if (from == -kNever || t >= from + p_.tRPab + p_.tRFC) return {};
+  return {from, from + p_.tRPab + p_.tRFC};
 }
 
 TimingEngine::Window TimingEngine::window_after(const Rank& rank, Tick t) const {
   if (!p_.refresh) return {};
-  const Tick k = std::max<Tick>(1, floor_div(t - rank.refresh_offset + p_.tRPab, p_.tREFI) + 1);
-  const Tick ref = k * p_.tREFI + rank.refresh_offset;
-  return {ref - p_.tRPab, ref + p_.tRFC};
+  return next_window(rank, t);
 }
 
 TimingEngine::Window TimingEngine::refresh_window_at(unsigned rank, Tick t) const {

@@ -135,6 +135,11 @@ class TimingEngine {
     };
     Timeline<Write> writes;  // WR tick -> data end, group
     Tick refresh_offset = 0;
+    struct Period {  // next_window()'s cache: times in [from, next.start) have `next` as next window
+      Tick from = 0;
+      Window next{0, 0};
+    };
+    mutable Period period;
     Tick last_act = -kNever;  // FCFS: activates in call order
     std::vector<Bank> banks;
   };
@@ -202,6 +207,7 @@ class TimingEngine {
   void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
                      Tick column, BurstResult& result);
 
+  const Window& next_window(const Rank& rank, Tick t) const;  // refresh on
   Window window_at(const Rank& rank, Tick t) const;
   Window window_after(const Rank& rank, Tick t) const;
 

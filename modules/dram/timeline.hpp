@@ -107,52 +107,36 @@ class SlotBitmap {
   }
   // The first free slot at or after the clock edge t.
   std::int64_t first_free(std::int64_t t) const {
-    std::int64_t s = t >> 1;
-    std::int64_t w = (s >> 6) - base_;
-    if (w >= 0 && w < words()) {
-      std::uint64_t free = ~words_[static_cast<std::size_t>(w)] >> (s & 63);  // bit 0: slot s
-      while (free == 0) {  // the rest of the word is booked
-        s = (s | 63) + 1;
-        if (++w == words()) break;
-        free = ~words_[static_cast<std::size_t>(w)];
+    for (;;) {
+      std::int64_t s = t >> 1;
+      std::int64_t w = (s >> 6) - base_;
+      if (w >= 0 && w < words()) {
+        std::uint64_t free = ~words_[static_cast<std::size_t>(w)] >> (s & 63);  // bit 0: slot s
+        while (free == 0) {  // the rest of the word is booked
+          s = (s | 63) + 1;
+          if (++w == words()) break;
+          free = ~words_[static_cast<std::size_t>(w)];
+        }
+        if (free != 0) return (s + __builtin_ctzll(free)) * 2;
+        t = s * 2;  // booked to the end of the words
       }
-      if (free != 0) return (s + __builtin_ctzll(free)) * 2;
-      t = s * 2;  // booked to the end of the words: the overflow list may continue the run
+      // Outside the words: only the overflow list can hold t.
+      if (!std::binary_search(far_.begin(), far_.end(), t)) return t;
+      t += 2;
     }
-    for (auto it = std::lower_bound(far_.begin(), far_.end(), t); it != far_.end() && *it == t; ++it) t += 2;
-    return t;
   }
   void book(std::int64_t t) {
-    const std::int64_t w = (t >> 1 >> 6);
-    if (words_.empty()) {
-      if (!far_.empty() && w >= far_.front() >> 7) return add_far(t);  // keep the overflow above the words
-      base_ = w;
-    }
-    if (w < base_) {  // before the retire point's word (callers do not do this; kept exact anyway)
-      if (base_ - w + words() > kMaxWords) return add_far(t);
-      while (w < base_) {
-        words_.insert(0, 0);
-        --base_;
-      }
-    }
-    if (w - base_ >= words()) {
-      if (w - base_ >= kMaxWords) return add_far(t);
-      while (w - base_ >= words()) words_.push_back(0);
-      // Overflow bookings the words now cover move into them.
-      std::size_t moved = 0;
-      while (moved < far_.size() && (far_[moved] >> 7) - base_ < words()) {
-        const std::int64_t f = far_[moved++] >> 1;
-        words_[static_cast<std::size_t>((f >> 6) - base_)] |= std::uint64_t{1} << (f & 63);
-      }
-      far_.erase(far_.begin(), far_.begin() + static_cast<std::ptrdiff_t>(moved));
-    }
     const std::int64_t s = t >> 1;
-    words_[static_cast<std::size_t>((s >> 6) - base_)] |= std::uint64_t{1} << (s & 63);
+    const std::int64_t w = (s >> 6) - base_;
+    if (w >= 0 && w < words())  // within the words (nearly always)
+      words_[static_cast<std::size_t>(w)] |= std::uint64_t{1} << (s & 63);
+    else
+      book_outside(t);
   }
   // Forgets every slot before h.
   void retire_before(std::int64_t h) {
     const std::int64_t s = (h + 1) >> 1;  // the first slot at or after h
-    while (!words_.empty() && ((base_ + 1) << 6) <= s) {
+    while (!words_.empty() && (base_ + 1) * 64 <= s) {
       words_.pop_front();
       ++base_;
     }
@@ -169,10 +153,30 @@ class SlotBitmap {
   static constexpr std::int64_t kMaxWords = std::int64_t{1} << 16;  // 4 M slots
   std::int64_t words() const { return static_cast<std::int64_t>(words_.size()); }
   void add_far(std::int64_t t) { far_.insert(std::upper_bound(far_.begin(), far_.end(), t), t); }
+  // A booking outside the words: they grow (at either end) to hold it, or it goes to far_. No
+  // far_ booking ever lies within the words' span (those move into the words as they grow).
+  void book_outside(std::int64_t t) {
+    const std::int64_t w = t >> 1 >> 6;
+    if (words_.empty()) base_ = w;
+    const std::int64_t first = std::min(w, base_);
+    const std::int64_t last = std::max(w, base_ + words() - 1);
+    if (last - first >= kMaxWords) return add_far(t);
+    for (; base_ > first; --base_) words_.insert(0, 0);
+    while (base_ + words() <= last) words_.push_back(0);
+    const auto lo = std::lower_bound(far_.begin(), far_.end(), base_ * 128);
+    const auto hi = std::lower_bound(lo, far_.end(), (base_ + words()) * 128);
+    for (auto it = lo; it != hi; ++it) set(*it);
+    far_.erase(lo, hi);
+    set(t);
+  }
+  void set(std::int64_t t) {
+    const std::int64_t s = t >> 1;
+    words_[static_cast<std::size_t>((s >> 6) - base_)] |= std::uint64_t{1} << (s & 63);
+  }
 
   RetiringVector<std::uint64_t> words_;
   std::int64_t base_ = 0;       // word index of words_[0] (slot / 64)
-  std::vector<std::int64_t> far_;  // sorted bookings above the words
+  std::vector<std::int64_t> far_;  // sorted bookings outside the words' span
 };
 
 // A reservation timeline: entries sorted by tick.
