@@ -107,6 +107,16 @@ class SlotBitmap {
   }
   // The first free slot at or after the clock edge t.
   std::int64_t first_free(std::int64_t t) const {
+    const std::int64_t s = t >> 1;
+    const std::int64_t w = (s >> 6) - base_;
+    if (w >= 0 && w < words()) {  // nearly always: a free slot later in t's own word
+      const std::uint64_t free = ~words_[static_cast<std::size_t>(w)] >> (s & 63);
+      if (free != 0) return t + 2 * __builtin_ctzll(free);
+    }
+    return first_free_beyond(t);
+  }
+  // first_free() where t's word has no free slot from t on, or t is outside the words.
+  std::int64_t first_free_beyond(std::int64_t t) const {
     for (;;) {
       std::int64_t s = t >> 1;
       std::int64_t w = (s >> 6) - base_;

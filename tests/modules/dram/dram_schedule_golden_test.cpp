@@ -13,21 +13,13 @@
 
 #include "dram_config.hpp"
 #include "dram_timing.hpp"
+#include "random_streams.hpp"
 
 namespace par::dram {
 namespace {
 
-// splitmix64: the same stream on every platform and standard library.
-struct Random {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-};
+using testing::preset_engine;
+using Random = testing::SplitMix;
 
 struct Fold {
   std::uint64_t sum = 1469598103934665603ull;  // FNV-1a over 64-bit words
@@ -78,16 +70,6 @@ Summary run(const EngineParams& p, std::uint64_t seed, int requests, Tick ahead,
   return s;
 }
 
-EngineParams params(Preset preset, unsigned channels, unsigned ranks, Scheduler s, PagePolicy page) {
-  DramConfig c;
-  c.preset = preset;
-  c.channels = channels;
-  c.ranks = ranks;
-  c.scheduler = s;
-  c.page_policy = page;
-  return engine_params(c.resolved());
-}
-
 struct Case {
   const char* name;
   EngineParams p;
@@ -110,21 +92,21 @@ TEST(DramScheduleGolden, RandomStreamsKeepTheirExactSchedule) {
   using G = PagePolicy;
   // name, engine, ahead, pace, rows, writes %, checksum
   const Case cases[] = {
-      {"lpddr3 2ch frfcfs open", params(P::Lpddr3_1866, 2, 1, S::FrFcfs, G::Open), 4000, 6, 4, 30,
+      {"lpddr3 2ch frfcfs open", preset_engine(P::Lpddr3_1866, 2, 1, S::FrFcfs, G::Open), 4000, 6, 4, 30,
        17533296714935697984ull},
-      {"lpddr3 1ch frfcfs open far ahead", params(P::Lpddr3_1866, 1, 1, S::FrFcfs, G::Open), 20000, 6, 2, 10,
+      {"lpddr3 1ch frfcfs open far ahead", preset_engine(P::Lpddr3_1866, 1, 1, S::FrFcfs, G::Open), 20000, 6, 2, 10,
        7586688365514510461ull},
-      {"lpddr3 2ch frfcfs open sparse", params(P::Lpddr3_1866, 2, 1, S::FrFcfs, G::Open), 3000, 60, 4, 30,
+      {"lpddr3 2ch frfcfs open sparse", preset_engine(P::Lpddr3_1866, 2, 1, S::FrFcfs, G::Open), 3000, 60, 4, 30,
        4745078505084711668ull},
-      {"ddr3 2 ranks fcfs open", params(P::Ddr3_1600, 1, 2, S::Fcfs, G::Open), 3000, 6, 3, 40,
+      {"ddr3 2 ranks fcfs open", preset_engine(P::Ddr3_1600, 1, 2, S::Fcfs, G::Open), 3000, 6, 3, 40,
        8211450881213427109ull},
-      {"ddr3 frfcfs closed", params(P::Ddr3_1600, 1, 1, S::FrFcfs, G::Closed), 3000, 6, 8, 25,
+      {"ddr3 frfcfs closed", preset_engine(P::Ddr3_1600, 1, 1, S::FrFcfs, G::Closed), 3000, 6, 8, 25,
        16531719958834541409ull},
-      {"ddr4 groups 2 ranks frfcfs", params(P::Ddr4_2400, 2, 2, S::FrFcfs, G::Open), 6000, 6, 3, 35,
+      {"ddr4 groups 2 ranks frfcfs", preset_engine(P::Ddr4_2400, 2, 2, S::FrFcfs, G::Open), 6000, 6, 3, 35,
        7197904675824591750ull},
-      {"ddr-333 half-cycle frfcfs", params(P::Ddr_333, 1, 1, S::FrFcfs, G::Open), 2000, 6, 2, 50,
+      {"ddr-333 half-cycle frfcfs", preset_engine(P::Ddr_333, 1, 1, S::FrFcfs, G::Open), 2000, 6, 2, 50,
        4865633986327010186ull},
-      {"ddr4 fcfs closed", params(P::Ddr4_2400, 1, 1, S::Fcfs, G::Closed), 2500, 6, 4, 20,
+      {"ddr4 fcfs closed", preset_engine(P::Ddr4_2400, 1, 1, S::Fcfs, G::Closed), 2500, 6, 4, 20,
        7038335748295971069ull},
   };
   std::uint64_t seed = 1;

@@ -11,21 +11,13 @@
 
 #include "dram_config.hpp"
 #include "dram_timing.hpp"
+#include "random_streams.hpp"
 #include "reference_engine.hpp"
 
 namespace par::dram {
 namespace {
 
-struct StreamRandom {  // splitmix64
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }
-};
+using testing::preset_engine;
 
 std::string show(const BurstResult& b) {
   std::ostringstream s;
@@ -46,7 +38,7 @@ bool same(const BurstResult& a, const BurstResult& b) {
 std::string compare(const EngineParams& p, std::uint64_t seed, int requests) {
   TimingEngine engine(p);
   testing::ReferenceEngine reference(p);
-  StreamRandom rnd{seed};
+  testing::SplitMix rnd{seed};
   const Tick ahead = static_cast<Tick>(50 + rnd.below(3000));
   const unsigned rows = 1 + static_cast<unsigned>(rnd.below(4));
   const unsigned writes = static_cast<unsigned>(rnd.below(60));
@@ -76,16 +68,6 @@ std::string compare(const EngineParams& p, std::uint64_t seed, int requests) {
   return "";
 }
 
-EngineParams preset_params(Preset preset, unsigned channels, unsigned ranks, Scheduler s, PagePolicy page) {
-  DramConfig c;
-  c.preset = preset;
-  c.channels = channels;
-  c.ranks = ranks;
-  c.scheduler = s;
-  c.page_policy = page;
-  return engine_params(c.resolved());
-}
-
 TEST(DramTimingDifferential, EveryPresetSchedulerAndPagePolicyMatchesTheBruteForceModel) {
   int streams = 0;
   std::uint64_t seed = 100;
@@ -94,7 +76,7 @@ TEST(DramTimingDifferential, EveryPresetSchedulerAndPagePolicyMatchesTheBruteFor
       for (PagePolicy page : {PagePolicy::Open, PagePolicy::Closed})
         for (unsigned ranks : {1u, 2u})
           for (int i = 0; i < 3; ++i) {
-            EngineParams p = preset_params(preset, 1 + (i & 1), ranks, s, page);
+            EngineParams p = preset_engine(preset, 1 + (i & 1), ranks, s, page);
             p.queue_depth = i == 2 ? 4 : p.queue_depth;  // a small queue: admission waits
             const std::string diff = compare(p, seed++, 300);
             ASSERT_EQ(diff, "") << to_string(s) << ", " << to_string(page) << ", " << ranks << " ranks";
