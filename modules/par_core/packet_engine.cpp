@@ -73,7 +73,21 @@ std::unique_ptr<LoadedProgram> LoadedProgram::load(const isa::Program& program,
     else
       lp->reasons_[pc] = why;  // an error only if the word is ever fetched
   }
+  lp->find_writes();
   return lp;
+}
+
+void LoadedProgram::find_writes() {
+  writes_ = 0;
+  auto add = [this](unsigned r) {
+    if (r < isa::kFirstInherited) writes_ = static_cast<std::uint16_t>(writes_ | 1u << r);
+  };
+  for (const DecodedOp& op : ops_) {
+    if (op.kind == DecodedOp::Kind::Illegal) continue;  // fails when fetched, writes nothing
+    const isa::Operands o = isa::operands(op.in);
+    for (int i = 0; i < o.num_dst; ++i) add(o.dst[static_cast<std::size_t>(i)]);
+    if (op.kind == DecodedOp::Kind::Backend) add(op.in.rd);
+  }
 }
 
 std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Instruction> code,
@@ -84,6 +98,7 @@ std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Inst
   lp->reasons_.resize(code.size());
   lp->ops_.reserve(code.size());
   for (const Instruction& in : code) lp->ops_.push_back(DecodedOp::from(in, cfg));
+  lp->find_writes();
   return lp;
 }
 
@@ -244,7 +259,7 @@ void PacketEngine::capture_round(const Context& x) {
   x.round_first = packet.first_thread + done;
   const std::uint64_t in_round = std::min<std::uint64_t>(static_cast<std::uint64_t>(S_), threads - done);
   for (int s = 0; s < S_; ++s) x.valid[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(s) < in_round;
-  x.state.start_round(x.round_first, static_cast<int>(in_round));
+  x.state.start_round(x.round_first, static_cast<int>(in_round), prog_.writes());
   x.exec.set_width(static_cast<int>(in_round));
   ++rounds_started_;
   x.control.start_round(x.valid.data(), packet.start);
@@ -592,6 +607,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   const Cycle end = timed ? std::max(timing_->last_commit() + 1, fetch) : 0;
   add_packet_totals(stats, end, fetched);
   if (timed && select_ && ok) accounting_.end_packet(end, stats.contexts);
+  if (timed && ok) timing_->end_packet();
   if (prefetch_) stats.prefetch = prefetch_->end_packet();
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   return ok;

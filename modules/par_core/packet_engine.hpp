@@ -71,9 +71,14 @@ class LoadedProgram {
   bool legal(std::uint64_t pc) const { return ops_[pc].kind != DecodedOp::Kind::Illegal; }
   const std::string& illegal_reason(std::uint64_t pc) const { return reasons_[pc]; }
   const isa::Program& source() const { return program_; }
+  // Bit r set when an instruction of the program may write r<r> (SlotState::start_round clears
+  // only these): every destination and every rd field of a backend instruction, a superset.
+  std::uint16_t writes() const { return writes_; }
 
  private:
+  void find_writes();
   isa::Program program_;
+  std::uint16_t writes_ = 0;
   std::vector<DecodedOp> ops_;
   std::vector<std::string> reasons_;
 };

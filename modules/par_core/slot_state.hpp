@@ -27,6 +27,9 @@ struct SlotStorage {
   std::vector<std::uint8_t> preds;
   std::uint64_t inherited[16] = {};  // i1..i15 as set_inherited() left them in [0, inherited_width)
   int inherited_width = 0;
+  // Bit r: r<r> may be non-zero in some slot; a clear bit means the register is zero in every
+  // slot, so that a round start need not clear it (SlotState::start_round).
+  std::uint16_t nonzero = 0;
 };
 
 class SlotState {
@@ -76,13 +79,24 @@ class SlotState {
   // Thread start state of a round (docs/isa.md §2.2): r = 0, p1..p7 = 0, i0 = first index + slot,
   // in the slots [0, width) that hold its threads. The other slots are never qualified, so nothing
   // reads them: a short round (a core's small share of a packet) clears only what it uses.
-  void start_round(std::uint64_t first_index, int width) {
+  // `writes`: bit r set when the round may write r<r> (its program's destinations, LoadedProgram::
+  // writes(); all by default). A register that no round since its last clearing could write is
+  // still zero and is not cleared again: a kernel writing 8 of the 16 registers clears 8 per round.
+  void start_round(std::uint64_t first_index, int width, std::uint16_t writes = 0xffff) {
     const auto n = static_cast<std::size_t>(width);
-    if (width == slots_) {  // a full round: r0..r15 and p1..p7 are each one block (one fill, not 23)
+    std::uint16_t nonzero = s_->nonzero;
+    if (nonzero == 0xffff && width == slots_) {  // r0..r15 are one block (one fill, not 16)
       std::fill_n(reg(0), 16 * n, std::uint64_t{0});
+    } else {
+      for (int r = 0; r < 16; ++r)
+        if (nonzero >> r & 1) std::fill_n(reg(r), n, std::uint64_t{0});
+    }
+    // Slots from `width` on keep what they held: cleared only by a full round.
+    if (width == slots_) nonzero = 0;
+    s_->nonzero = static_cast<std::uint16_t>(nonzero | writes);
+    if (width == slots_) {
       std::fill_n(pred(1), 7 * n, std::uint8_t{0});
     } else {
-      for (int r = 0; r < 16; ++r) std::fill_n(reg(r), n, std::uint64_t{0});
       for (int p = 1; p < 8; ++p) std::fill_n(pred(p), n, std::uint8_t{0});
     }
     std::uint64_t* i0 = reg(16);

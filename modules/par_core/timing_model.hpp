@@ -151,6 +151,10 @@ class TimingModel {
   // its address: with replay on, the ops passed must not change for the model's life (the
   // engine's LoadedProgram is fixed).
   void set_replay(bool on);
+  // The packet has ended after its last round (not stopped or failed in one): that round's
+  // record is finished as at a round start, so that later packets replay it too (a core's share
+  // of a launch may be one round). Call after the packet's last read of the model, before reset().
+  void end_packet();
   // Rounds replayed to their end, and replays that found a call different from the record (and
   // dispatched the round for real), over the model's life.
   struct ReplayCounts {

@@ -34,6 +34,14 @@ void TimingModel::update_replay_enabled() {
   if (!replay_->enabled) clear_stale_scoreboard();
 }
 
+void TimingModel::end_packet() {
+  if (!replay_) return;
+  if (replay_phase_ != ReplayPhase::Off) end_replay_round();
+  // reset() puts the model back to its start state, not to this round's end state: the next
+  // packet's first round must be looked up by its fingerprint, not chained to this round.
+  replay_->previous = -1;
+}
+
 TimingModel::ReplayCounts TimingModel::replay_counts() const {
   return replay_ ? ReplayCounts{replay_->replayed, replay_->diverged} : ReplayCounts{};
 }

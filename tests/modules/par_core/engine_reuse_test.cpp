@@ -200,6 +200,67 @@ TEST(RegisterPoolContexts, EachContextTakesABlock) {
   EXPECT_EQ(pool.blocks(), 2u);
 }
 
+// A round start clears only the registers that some round since their last clearing may have
+// written (SlotStorage::nonzero): in a lent block those include the registers of another program.
+const char* kWritesR5 =
+    ".PAR\n.ADDRESS main\n.THREADS 1\n.CODE\nmain: add r5 = i0, 1\n add r7 = r5, r5 #\n";
+const char* kReadsR5 =
+    ".PAR\n.ADDRESS main\n.THREADS 1\n.CODE\nmain: add r1 = r5, 1\n add r5 = r5, i0 #\n";
+const char* kOnlyReadsR5 = ".PAR\n.ADDRESS main\n.THREADS 1\n.CODE\nmain: add r1 = r5, 1 #\n";
+
+TEST(RoundStart, TheProgramsWrittenRegistersAreKnown) {
+  const CoreConfig cfg = testing::config(1, 4);
+  std::string error;
+  auto writes = LoadedProgram::load(testing::assemble_or_fail(kWritesR5), cfg, &error);
+  ASSERT_NE(writes, nullptr) << error;
+  EXPECT_EQ(writes->writes(), (1u << 5) | (1u << 7));
+  auto reads = LoadedProgram::load(testing::assemble_or_fail(kOnlyReadsR5), cfg, &error);
+  ASSERT_NE(reads, nullptr) << error;
+  EXPECT_EQ(reads->writes(), 1u << 1);
+}
+
+TEST_P(RegisterPool, AnotherProgramsRegistersAreClearedInALentBlock) {
+  std::string error;
+  auto writer = LoadedProgram::load(testing::assemble_or_fail(kWritesR5), cfg_, &error);
+  auto reader = LoadedProgram::load(testing::assemble_or_fail(kOnlyReadsR5), cfg_, &error);
+  ASSERT_NE(writer, nullptr) << error;
+  ASSERT_NE(reader, nullptr) << error;
+  SlotStoragePool pool(slots());
+  Core w(cfg_, *writer, GetParam(), &pool), r(cfg_, *reader, GetParam(), &pool);
+  // Full and partial rounds of the writer, each followed by a narrow packet of the reader (which
+  // clears only its slots) and a wide one: the reader's r5 must read 0 in every thread.
+  for (std::int64_t threads : {std::int64_t{2} * slots() + 3, std::int64_t{slots()}, std::int64_t{3}}) {
+    run_packet(w.engine, threads, 1);
+    for (std::int64_t reader_threads : {std::int64_t{3}, std::int64_t{slots()} + 2}) {
+      const Result read = run_packet(r.engine, reader_threads, 1);
+      ASSERT_EQ(read.regs.size(), static_cast<std::size_t>(reader_threads));
+      for (std::size_t t = 0; t < read.regs.size(); ++t) {
+        EXPECT_EQ(read.regs[t].r[5], 0u) << threads << " writer threads, " << reader_threads << " reader threads, thread " << t;
+        EXPECT_EQ(read.regs[t].r[1], 1u) << threads << " writer threads, " << reader_threads << " reader threads, thread " << t;
+      }
+    }
+  }
+  EXPECT_EQ(pool.blocks(), 1u);
+}
+
+TEST_P(RegisterPool, ARegisterReadBeforeItIsWrittenStartsEveryRoundAtZero) {
+  // r5 is read, then written: every round (full or partial, after wider and narrower packets)
+  // must find it cleared although the program writes it.
+  std::string error;
+  auto loaded = LoadedProgram::load(testing::assemble_or_fail(kReadsR5), cfg_, &error);
+  ASSERT_NE(loaded, nullptr) << error;
+  SlotStoragePool pool(slots());
+  Core c(cfg_, *loaded, GetParam(), &pool);
+  for (std::int64_t threads : {std::int64_t{2} * slots() + 3, std::int64_t{5}, std::int64_t{slots()} + 1}) {
+    const Result res = run_packet(c.engine, threads, 1);
+    ASSERT_EQ(res.regs.size(), static_cast<std::size_t>(threads));
+    for (std::size_t t = 0; t < res.regs.size(); ++t) {
+      EXPECT_EQ(res.regs[t].r[1], 1u) << threads << " threads, thread " << t;
+      EXPECT_EQ(res.regs[t].r[5], t) << threads << " threads, thread " << t;
+    }
+  }
+}
+
 TEST(RegisterPoolShape, APoolOfAnotherSlotCountIsRefused) {
   const CoreConfig cfg = testing::config(4, 4);
   std::string error;
