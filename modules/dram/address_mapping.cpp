@@ -136,6 +136,7 @@ std::string AddressMapping::parse(const std::string& order, const FieldBits& bit
     decode_.push_back({static_cast<std::uint8_t>(p.field), static_cast<std::uint8_t>(p.address_shift),
                        static_cast<std::uint8_t>(p.field_shift), mask(p.bits)});
   address_bits_ = shift;
+  low_column_bits_ = low_column;
   return "";
 }
 

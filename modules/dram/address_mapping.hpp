@@ -60,6 +60,9 @@ class AddressMapping {
   Location decode(std::uint64_t address) const;
   std::uint64_t encode(const Location& loc) const;
   unsigned address_bits() const { return address_bits_; }
+  // The lowest address bits that are column bits only (at least a burst's): two addresses that
+  // differ only there have the same channel, rank, bank and row.
+  unsigned low_column_bits() const { return low_column_bits_; }
   const std::vector<Part>& parts() const { return parts_; }  // most significant first
   // "row[30:16] bank[15:13] channel[12] column[11:0]" (fields without bits left out).
   std::string describe() const;
@@ -74,6 +77,7 @@ class AddressMapping {
   std::vector<Part> parts_;
   std::vector<DecodeStep> decode_;
   unsigned address_bits_ = 0;
+  unsigned low_column_bits_ = 0;
 };
 
 }  // namespace par::dram

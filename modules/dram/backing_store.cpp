@@ -5,15 +5,29 @@
 
 namespace par::dram {
 
+BackingStore::BackingStore(std::uint64_t capacity)
+    : leaves_((capacity + kLeafPages * kPageBytes - 1) / (kLeafPages * kPageBytes)) {}
+
+BackingStore::Page& BackingStore::page(std::uint64_t n) {
+  std::unique_ptr<Leaf>& leaf = leaves_[n / kLeafPages];
+  if (!leaf) leaf = std::make_unique<Leaf>();
+  std::unique_ptr<Page>& p = (*leaf)[n % kLeafPages];
+  if (!p) {
+    p = std::make_unique<Page>(Page{});  // zero-filled
+    ++pages_;
+  }
+  return *p;
+}
+
 void BackingStore::read(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const {
   while (len > 0) {
     const std::uint64_t offset = address % kPageBytes;
     const std::uint64_t n = std::min(len, kPageBytes - offset);
-    const auto it = pages_.find(address / kPageBytes);
-    if (it == pages_.end())
+    const Page* p = find(address / kPageBytes);
+    if (p == nullptr)
       std::memset(dst, 0, n);
     else
-      std::memcpy(dst, it->second->data() + offset, n);
+      std::memcpy(dst, p->data() + offset, n);
     address += n;
     dst += n;
     len -= n;
@@ -26,9 +40,7 @@ void BackingStore::write(std::uint64_t address, const std::uint8_t* src, std::ui
   while (i < len) {
     const std::uint64_t offset = address % kPageBytes;
     const std::uint64_t n = std::min(len - i, kPageBytes - offset);
-    auto& page = pages_[address / kPageBytes];
-    if (!page) page = std::make_unique<Page>(Page{});  // zero-filled
-    std::uint8_t* p = page->data() + offset;
+    std::uint8_t* p = page(address / kPageBytes).data() + offset;
     if (enable == nullptr || enable_len == 0) {
       std::memcpy(p, src + i, n);
     } else {

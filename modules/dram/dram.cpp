@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "par/sckit/fast_time.hpp"
 #include "par/sckit/target_check.hpp"
 
 namespace par::dram {
@@ -37,10 +38,13 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
       cfg_(checked(cfg)),
       mapping_(make_mapping(cfg_)),
       engine_(engine_params(cfg_)),
+      store_(cfg_.capacity()),
       stats_group_(this->name()),
       stats_(stats_group_, cfg_),
       tick_ps_(1e6 / (2.0 * cfg_.clock_mhz)),
       resolution_ps_(sc_core::sc_get_time_resolution().to_seconds() * 1e12),
+      // The resolution is a power of ten femtoseconds: rounding recovers it exactly.
+      units_per_ps_(1000.0 / std::round(sc_core::sc_get_time_resolution().to_seconds() * 1e15)),
       frontend_ticks_(static_cast<Tick>(cfg_.frontend_cycles) * 2),
       return_ticks_(static_cast<Tick>(cfg_.return_cycles) * 2),
       peq_(this, &Dram::response_due),
@@ -55,7 +59,10 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
 sc_time Dram::cycles(double n) const { return sc_time(n * 2 * tick_ps_, sc_core::SC_PS); }
 
 sc_time Dram::tick_time(Tick t) const {
-  return sc_time(static_cast<double>(t) * tick_ps_, sc_core::SC_PS);
+  // sc_time(t x tick_ps_, SC_PS) with the constructor's own rounding (x units per ps, + 0.5,
+  // truncated), inline: once per transaction.
+  const double units = static_cast<double>(t) * tick_ps_ * units_per_ps_ + 0.5;
+  return t == 0 ? sc_core::SC_ZERO_TIME : sckit::time_from_value(static_cast<std::uint64_t>(units));
 }
 
 Tick Dram::tick_at_or_after(const sc_time& t) const {
@@ -204,7 +211,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
 
   // Nothing before the current time can change any more: bound the engine's history (once per
   // advance of SystemC time; arrivals are never before it).
-  const Tick now_tick = tick_at_or_after(sc_core::sc_time_stamp()) - 1;
+  const Tick now_tick = tick_at_or_after(sckit::current_time()) - 1;
   if (now_tick > retired_) {
     engine_.retire(now_tick);
     retired_ = now_tick;
@@ -215,10 +222,17 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   const double burst_ns = static_cast<double>(cfg_.burst_length) * tick_ps_ * 1e-3;
   Tick done = start;
   // Split at burst boundaries (row and channel boundaries are burst boundaries too); the bursts
-  // are scheduled in address order, all arriving together.
+  // are scheduled in address order, all arriving together. A burst whose address differs from the
+  // last decoded one only in low column bits has its location (a line's bursts usually do).
+  const unsigned column_bits = mapping_.low_column_bits();
+  std::uint64_t decoded = address;
+  Location loc = mapping_.decode(address);
   for (std::uint64_t a = address; a < address + len;) {
     const std::uint64_t next = std::min<std::uint64_t>(address + len, (a / burst_bytes + 1) * burst_bytes);
-    const Location loc = mapping_.decode(a);
+    if ((a ^ decoded) >> column_bits != 0) {
+      loc = mapping_.decode(a);
+      decoded = a;
+    }
     BurstRequest req;
     req.channel = loc.channel;
     req.rank = loc.rank;
@@ -257,7 +271,7 @@ void Dram::record_access(Op op, unsigned len, const sc_time& arrival, const sc_t
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sckit::current_time();
   delay = serve(tx, now + delay) - now;
 }
 

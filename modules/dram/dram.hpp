@@ -90,6 +90,7 @@ class Dram : public sc_core::sc_module {
   DramStats stats_;
   double tick_ps_;        // half a clock cycle
   double resolution_ps_;  // sc_time resolution
+  double units_per_ps_;   // sc_time resolution units per ps (exactly as sc_time's constructor scales)
   Tick frontend_ticks_;
   Tick return_ticks_;
   Tick latest_tick_ = 0;  // latest completion

@@ -85,11 +85,10 @@ DramStats::DramStats(simkit::StatGroup& g, const DramConfig& c)
 
 void DramStats::burst(const BurstRequest& req, const BurstResult& res, unsigned bytes,
                       double burst_ns) {
-  DramChannelStats& ch = channels_.at(req.channel);
+  DramChannelStats& ch = channels_[req.channel];
   DramBankStats* bank =
       banks_.empty() ? nullptr
-                     : &banks_.at((std::size_t{req.channel} * ranks_ + req.rank) * banks_per_rank_ +
-                                  req.bank);
+                     : &banks_[(std::size_t{req.channel} * ranks_ + req.rank) * banks_per_rank_ + req.bank];
   ++bursts;
   ++ch.bursts;
   ch.bytes += bytes;

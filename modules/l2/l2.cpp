@@ -65,7 +65,7 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
   const unsigned len = tx.get_data_length();
   const unsigned line = geo_.line_bytes();
   if (len == 0 || geo_.offset_in_line(addr) + len <= line) {
-    to_bank_[static_cast<int>(bank_of(addr))]->b_transport(tx, delay);
+    to_bank(bank_of(addr), tx, delay);
     return;
   }
   if (refuse_bad_payload(tx)) return;
@@ -86,7 +86,7 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     if (hint != nullptr) piece.set_extension(hint);
     const sc_time now = sc_core::sc_time_stamp();
     sc_time d = arrival > now ? arrival - now : sc_core::SC_ZERO_TIME;
-    to_bank_[static_cast<int>(bank_of(a))]->b_transport(piece, d);
+    to_bank(bank_of(a), piece, d);
     if (hint != nullptr) piece.clear_extension(hint);
     end = std::max(end, sc_core::sc_time_stamp() + d);
     if (!piece.is_response_ok() && status == tlm::TLM_OK_RESPONSE) {

@@ -76,6 +76,11 @@ class L2 : public sc_core::sc_module {
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int ctrl_dbg(tlm::tlm_generic_payload& tx);
+  // Hands an access to bank `b`: a built-in bank directly, an external one through its socket.
+  void to_bank(unsigned b, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+    if (!banks_.empty()) banks_[b]->b_transport(tx, delay);
+    else to_bank_[static_cast<int>(b)]->b_transport(tx, delay);
+  }
 
   L2Config cfg_;
   L2Geometry geo_;

@@ -52,8 +52,11 @@ class L2Bank : public sc_core::sc_module {
   // completes. Needs a running simulation (uses b_transport).
   sc_core::sc_time flush_timed(const sc_core::sc_time& at, bool invalidate = false);
 
- private:
+  // What `in` does with a b_transport call. The L2 calls it directly for its built-in banks: a
+  // socket's indirections cost more than the bank's own work on a line.
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+
+ private:
   void serve_prefetch(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
 

@@ -14,7 +14,6 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
-#include <queue>
 #include <random>
 #include <string>
 #include <utility>
@@ -26,6 +25,7 @@
 
 #include "dram.hpp"
 #include "l2.hpp"
+#include "par/sckit/fast_time.hpp"
 #include "par/simkit/options.hpp"
 #include "platform_config.hpp"
 #include "platform_options.hpp"
@@ -74,19 +74,19 @@ class LineInitiator : public sc_core::sc_module {
     SC_THREAD(run);
   }
 
-  sc_core::sc_time end() const { return end_; }
+  sc_core::sc_time end() const { return par::sckit::time_from_value(end_); }
   std::uint64_t errors() const { return errors_; }
 
  private:
   SC_HAS_PROCESS(LineInitiator);
 
   void run() {
-    const sc_core::sc_time quantum(b_.quantum_ns, sc_core::SC_NS);
-    // The streams by (ready time, index): the top is the stream min_element over the ready times
-    // would pick (earliest, lowest index on a tie), found in O(log streams) instead of O(streams).
-    using Ready = std::pair<sc_core::sc_time, unsigned>;
-    std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> ready;
-    for (unsigned s = 0; s < b_.streams; ++s) ready.emplace(sc_core::SC_ZERO_TIME, s);
+    const std::uint64_t quantum = sc_core::sc_time(b_.quantum_ns, sc_core::SC_NS).value();
+    // The streams by (ready time, index) in a binary min-heap: the top is the stream min_element
+    // over the ready times would pick (earliest, lowest index on a tie). Each access replaces the
+    // top by the same stream's next ready time: one sift-down, no pop and push.
+    std::vector<Ready> ready;
+    for (unsigned s = 0; s < b_.streams; ++s) ready.emplace_back(0, s);  // a heap already
     tlm::tlm_generic_payload p;
     p.set_data_ptr(data_.data());
     p.set_data_length(line_);
@@ -95,10 +95,11 @@ class LineInitiator : public sc_core::sc_module {
     std::size_t line_index = 0;
     std::uint64_t until_write = b_.write_every;
     for (std::uint64_t i = 0; i < b_.accesses; ++i) {
-      const auto [at, s] = ready.top();
-      ready.pop();
-      if (at > sc_core::sc_time_stamp() + quantum) wait(at - sc_core::sc_time_stamp());
-      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      // Times as resolution units: integer arithmetic, no sc_time conversions.
+      const std::uint64_t at = ready.front().first;
+      if (at > par::sckit::current_time().value() + quantum)
+        wait(par::sckit::time_from_value(at - par::sckit::current_time().value()));
+      const std::uint64_t now = par::sckit::current_time().value();
       const bool write = until_write != 0 && --until_write == 0;
       if (write) until_write = b_.write_every;
       p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -107,19 +108,34 @@ class LineInitiator : public sc_core::sc_module {
       p.set_byte_enable_ptr(nullptr);
       p.set_byte_enable_length(0);
       p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
+      sc_core::sc_time delay = par::sckit::time_from_value(at > now ? at - now : 0);
       out->b_transport(p, delay);
       if (!p.is_response_ok()) ++errors_;
-      ready.emplace(now + delay, s);
-      end_ = std::max(end_, now + delay);
+      const std::uint64_t done = now + delay.value();
+      replace_top(ready, Ready(done, ready.front().second));
+      end_ = std::max(end_, done);
     }
+  }
+
+  using Ready = std::pair<std::uint64_t, unsigned>;  // (time in resolution units, stream)
+  static void replace_top(std::vector<Ready>& heap, const Ready& v) {
+    std::size_t i = 0;
+    for (;;) {
+      std::size_t c = 2 * i + 1;
+      if (c >= heap.size()) break;
+      if (c + 1 < heap.size() && heap[c + 1] < heap[c]) ++c;
+      if (!(heap[c] < v)) break;
+      heap[i] = heap[c];
+      i = c;
+    }
+    heap[i] = v;
   }
 
   BenchConfig b_;
   std::vector<std::uint64_t> order_;  // line numbers of one walk of the working set
   unsigned line_;
   std::vector<unsigned char> data_;
-  sc_core::sc_time end_ = sc_core::SC_ZERO_TIME;
+  std::uint64_t end_ = 0;  // the latest completion, in resolution units
   std::uint64_t errors_ = 0;
 };
 

@@ -24,11 +24,10 @@ bool TlmNextLevel::timed(tlm::tlm_command cmd, std::uint64_t addr, std::uint8_t*
                          const std::uint8_t* be, ScTick start, ScTick& done) {
   tlm::tlm_generic_payload& p = payload_;
   prepare(p, cmd, addr, data, len, be);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time begin = to_time(start);
-  sc_core::sc_time delay = begin > now ? begin - now : sc_core::SC_ZERO_TIME;
+  const ScTick now = to_tick(current_time());
+  sc_core::sc_time delay = start > now ? to_time(start - now) : sc_core::SC_ZERO_TIME;
   port_->b_transport(p, delay);
-  done = to_tick(sc_core::sc_time_stamp() + delay);
+  done = to_tick(current_time()) + to_tick(delay);
   if (p.is_response_ok()) return true;
   last_error_ = p.get_response_status();
   return false;

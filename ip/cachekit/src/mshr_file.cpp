@@ -5,25 +5,30 @@
 
 namespace par::cachekit {
 
-ScTick MshrFile::free_at(ScTick t) const {
-  ScTick earliest = entries_.front().ready;
-  for (const Entry& e : entries_) {
-    if (e.ready <= t) return t;
-    earliest = std::min(earliest, e.ready);
-  }
-  return earliest;
+MshrFile::MshrFile(unsigned entries) : entries_(entries), order_(entries) {
+  // All free since time 0: in index order, a heap already.
+  for (unsigned i = 0; i < entries; ++i) order_[i] = i;
 }
 
 void MshrFile::allocate(std::uint64_t line, ScTick t, ScTick ready) {
-  // Reuse the entry that has been free longest, so the choice does not depend on vector order.
-  Entry* best = nullptr;
-  for (Entry& e : entries_) {
-    if (e.ready <= t && (best == nullptr || e.ready < best->ready)) best = &e;
+  const unsigned top = order_.front();
+  Entry& e = entries_[top];
+  assert(e.ready <= t && "MshrFile::allocate without a free entry");
+  if (e.ready > t) return;
+  e.line = line;
+  e.ready = ready;
+  // The top's key grew: sift it down.
+  std::size_t i = 0;
+  const std::size_t n = order_.size();
+  for (;;) {
+    std::size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && before(order_[c + 1], order_[c])) ++c;
+    if (!before(order_[c], top)) break;
+    order_[i] = order_[c];
+    i = c;
   }
-  assert(best != nullptr && "MshrFile::allocate without a free entry");
-  if (best == nullptr) return;
-  best->line = line;
-  best->ready = ready;
+  order_[i] = top;
 }
 
 unsigned MshrFile::busy(ScTick t) const {

@@ -139,20 +139,15 @@ Distribution::Distribution(StatGroup& group, std::string name, std::string unit,
       bounds_(std::move(buckets.bounds)),
       buckets_(bounds_.empty() ? 0 : bounds_.size() - 1, 0) {}
 
-void Distribution::sample(double value, std::uint64_t times) {
-  if (times == 0) return;
-  min_ = count_ == 0 ? value : std::min(min_, value);
-  max_ = count_ == 0 ? value : std::max(max_, value);
-  count_ += times;
-  sum_ += value * static_cast<double>(times);
-  if (bounds_.empty()) return;
+void Distribution::sample_bucket(double value, std::uint64_t times) {
   if (value < bounds_.front()) {
     underflow_ += times;
-  } else if (value >= bounds_.back()) {
-    overflow_ += times;
-  } else {
+  } else if (value < bounds_.back()) {
     const auto it = std::upper_bound(bounds_.begin(), bounds_.end(), value);
-    buckets_[static_cast<std::size_t>(it - bounds_.begin()) - 1] += times;
+    last_ = static_cast<std::size_t>(it - bounds_.begin()) - 1;
+    buckets_[last_] += times;
+  } else {
+    overflow_ += times;  // and NaN, which no bucket holds
   }
 }
 

@@ -189,6 +189,42 @@ TEST(MshrFile, EntriesAreBusyUntilTheirFillCompletes) {
   EXPECT_EQ(m.free_at(56), 60u);
 }
 
+// free_at() and the entry allocate() reuses against a scan of every entry (the file keeps the
+// entry free longest instead of searching): random fills, some completing at the same time.
+TEST(MshrFile, ReusesTheEntryFreeLongestLikeAScan) {
+  constexpr unsigned kEntries = 5;
+  MshrFile m(kEntries);
+  struct Ref {
+    std::uint64_t line;
+    ScTick ready;
+  };
+  std::vector<Ref> ref(kEntries, Ref{0, 0});
+  std::uint64_t x = 99;
+  ScTick t = 0;
+  for (std::uint64_t line = 1; line <= 3000; ++line) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    t += (x >> 59) % 4;  // often the same time
+    ScTick free = ref[0].ready;
+    for (const Ref& e : ref) free = std::min(free, e.ready);
+    free = std::max(free, t);
+    ASSERT_EQ(m.free_at(t), free) << "line " << line;
+    std::size_t best = 0;  // the smallest ready, the first on a tie
+    for (std::size_t i = 1; i < ref.size(); ++i)
+      if (ref[i].ready < ref[best].ready) best = i;
+    const std::uint64_t replaced = ref[best].line;
+    const ScTick ready = free + 10 * ((x >> 40) % 3);  // equal completions too
+    m.allocate(line, free, ready);
+    ref[best] = Ref{line, ready};
+    if (ready > free) {
+      EXPECT_TRUE(m.in_flight(line, free));
+    }
+    if (replaced != 0) {
+      EXPECT_FALSE(m.in_flight(replaced, 0)) << "line " << line << " should have reused the entry of " << replaced;
+    }
+    t = free;
+  }
+}
+
 TEST(TickDivider, EqualsTheDivisionForEveryDividend) {
   const std::uint64_t max = ~std::uint64_t{0};
   for (std::uint64_t d : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{64},
