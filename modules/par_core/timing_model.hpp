@@ -203,6 +203,10 @@ class TimingModel {
     std::int64_t replayed = 0, diverged = 0;
   };
   ReplayCounts replay_counts() const;
+  // The shared timing state later rounds read (counts, ROB ring, every FU's rings and cycles, the
+  // ROB-occupancy window, the context's last commits) between rounds, with a replayed round's
+  // deferred end state written first: tests compare it with and without replay.
+  std::vector<Cycle> shared_state();
 
  private:
   OpSchedule dispatch_fast(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {

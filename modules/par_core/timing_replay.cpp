@@ -40,6 +40,19 @@ TimingModel::ReplayCounts TimingModel::replay_counts() const {
   return replay_ ? ReplayCounts{replay_->replayed, replay_->diverged} : ReplayCounts{};
 }
 
+std::vector<Cycle> TimingModel::shared_state() {
+  if (replay_) settle_replay();
+  std::vector<Cycle> s{rob_count_, rob_releases_sorted_, rob_held_from_, rob_last_allocated_, ctx_[0].last_commit};
+  s.insert(s.end(), rob_release_.begin(), rob_release_.end());
+  for (std::size_t u = 0; u < fu_.size(); ++u) {
+    const FuHistory& h = fu_[u];
+    s.insert(s.end(), {h.count, h.ob_count, h.free_at, ctx_[0].fu_commit[u]});
+    for (const std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
+      s.insert(s.end(), v->begin(), v->end());
+  }
+  return s;
+}
+
 // The start state relative to `base`: everything the rules of the default timing read and that a
 // round does not reset (the register scoreboard starts fresh).
 void TimingModel::take_fingerprint() {
