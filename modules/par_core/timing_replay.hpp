@@ -9,10 +9,13 @@
 // same relative state and make the same calls, so the model keeps a few rounds' records: the
 // relative start state (the fingerprint), every call with its inputs and results, and the state
 // the round leaves behind. A round whose fingerprint matches a record is replayed: each call is
-// compared with the recorded one and answered from the record; the statistics advance with each
-// call (they are exact at any point); the shared state is left as it was at the round's start and
-// set to the recorded end state once the round has ended. On the first call that differs, the
-// statistics are put back, the calls so far are dispatched for real from the untouched start
+// compared with the recorded one and answered from the record; the statistics a dispatch adds
+// are added per round from the record's totals (the getters add the part replayed so far, so they
+// are exact at any point); the shared state is left as it was at the round's start and set to the
+// recorded end state once the round has ended and something reads it (a later replayed round
+// whose record rewrites all of it makes that write unnecessary: TimingModel::defer_record). On
+// the first call that differs, the statistics are put back, the calls so far are dispatched for
+// real from the untouched start
 // state, and the round goes on (and is recorded) as usual, so the result is always exactly that
 // of the model without replay.
 //
