@@ -399,7 +399,9 @@ class TimingModel {
   const ReplayEvent* replay_first_ = nullptr;
   const ReplayEvent* replay_next_ = nullptr;
   const ReplayEvent* replay_end_ = nullptr;
-  // The record whose end state is not yet written (-1: none), and its round's first cycle.
+  // The record whose end state is not yet written (-1: none), and its round's first cycle. Only
+  // with replay, so never while the selection loop reads the state between calls (dispatched(),
+  // rob_wait(), queue_wait(), dispatch_waits()).
   int deferred_ = -1;
   Cycle deferred_base_ = 0;
   const Cycle* replay_pool_ = nullptr;
