@@ -40,6 +40,11 @@ class ControlUnit {
     if (stop) block_end();
   }
 
+  // The fetch loop runs straight-line stretches of non-control instructions (no stop bit before
+  // the last) without calling advance() for each: it sets PC where it is read within one (a
+  // watch point, an error) and to the last instruction's before its advance().
+  void set_pc_within_block(std::uint64_t pc) { pc_ = pc; }
+
   std::uint64_t pc() const { return pc_; }
   const std::uint8_t* mask() const { return mask_.data(); }
   int active_count() const { return active_; }  // set slots of M

@@ -74,6 +74,7 @@ std::unique_ptr<LoadedProgram> LoadedProgram::load(const isa::Program& program,
       lp->reasons_[pc] = why;  // an error only if the word is ever fetched
   }
   lp->find_writes();
+  lp->find_straight_runs();
   return lp;
 }
 
@@ -90,6 +91,16 @@ void LoadedProgram::find_writes() {
   }
 }
 
+void LoadedProgram::find_straight_runs() {
+  std::uint32_t after = 0;  // the run that starts at the next instruction
+  for (std::size_t pc = ops_.size(); pc-- > 0;) {
+    DecodedOp& op = ops_[pc];
+    const bool plain = op.kind == DecodedOp::Kind::Backend && !op.stream;
+    op.straight = !plain ? 0 : op.in.stop ? 1 : after + 1;
+    after = op.straight;
+  }
+}
+
 std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Instruction> code,
                                                                 const CoreConfig& cfg,
                                                                 isa::Program source) {
@@ -99,6 +110,7 @@ std::unique_ptr<LoadedProgram> LoadedProgram::from_instructions(std::vector<Inst
   lp->ops_.reserve(code.size());
   for (const Instruction& in : code) lp->ops_.push_back(DecodedOp::from(in, cfg));
   lp->find_writes();
+  lp->find_straight_runs();
   return lp;
 }
 
@@ -200,12 +212,11 @@ PacketEngine::PendingStore& PacketEngine::PendingStores::push_back() {
 // stores of the same slot whose data may not have arrived (docs/core-timing.md §4.7). Only the
 // context's own stores count: other contexts run other threads. Null when none of them delays
 // the load (the caller asks only when some store is pending).
-const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch) {
+const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch, std::uint64_t size) {
   // A store whose data is available by the load's fetch cannot delay it.
   while (!x.stores.empty() && x.stores.front().latest <= fetch) x.stores.pop_front();
   const std::uint8_t* q = x.exec.qualified();
   const std::uint64_t* addr = x.exec.addresses();
-  const std::uint64_t size = prog_.op(x.control.pc()).access_size;
   bool any = false;
   for (std::size_t i = 0, n = x.stores.size(); i < n; ++i) {
     const PendingStore& st = x.stores[i];
@@ -222,7 +233,7 @@ const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch) {
   return any ? min_result_.data() : nullptr;
 }
 
-void PacketEngine::remember_store(Context& x, Cycle fetch) {
+void PacketEngine::remember_store(Context& x, Cycle fetch, std::uint8_t sz) {
   const std::vector<Cycle>& data = timing_->last_store_data();
   const Cycle latest = *std::max_element(data.begin(), data.end());
   if (latest <= fetch) return;  // already available to any later load
@@ -230,7 +241,6 @@ void PacketEngine::remember_store(Context& x, Cycle fetch) {
   st.addr.assign(x.exec.addresses(), x.exec.addresses() + S_);
   st.size.resize(static_cast<std::size_t>(S_));
   const std::uint8_t* q = x.exec.qualified();
-  const std::uint8_t sz = prog_.op(x.control.pc()).access_size;
   for (int s = 0; s < S_; ++s) st.size[static_cast<std::size_t>(s)] = q[s] ? sz : 0;
   st.data_ready.assign(data.begin(), data.end());
   st.latest = latest;
@@ -305,9 +315,22 @@ template <bool kSelect, bool kTrace, bool kTimed>
     }
     return true;
   }
-  if (auto fault = x.exec.execute(in, op.kernel, x.control.mask(), x.control.active_count()))
+  if (!execute_backend<kSelect, kTrace, kTimed, false>(x, op, pc, fetch, fetched, stats, error)) return false;
+  x.control.advance(in.stop);
+  return true;
+}
+
+template <bool kSelect, bool kTrace, bool kTimed, bool kStraight>
+[[gnu::always_inline]] inline bool PacketEngine::execute_backend(Context& x, const DecodedOp& op, std::uint64_t pc,
+                                                                 Cycle& fetch, std::int64_t fetched, CoreStats& stats,
+                                                                 std::string* error) {
+  constexpr bool timed = kTimed;
+  const Instruction& in = op.in;
+  if (auto fault = x.exec.execute(in, op.kernel, x.control.mask(), x.control.active_count())) {
+    x.control.set_pc_within_block(pc);
     return fail(error, x, fault->describe(), fault->slot);
-  if (op.stream) {
+  }
+  if (!kStraight && op.stream) {
     if (!stream_) return fail(error, x, "'" + std::string(in.meta().mnemonic) + "' needs the stream unit (core.stream.enabled = false)");
     if (auto fault = stream_->execute(in, x.exec.qualified(), x.state)) return fail(error, x, fault->cause, fault->slot);
   }
@@ -321,16 +344,17 @@ template <bool kSelect, bool kTrace, bool kTimed>
     lsu->begin(in, x.exec.global_slots(), x.exec.addresses(), x.state);
   }
   if (timed) {
-    const Cycle* limits = op.load && !x.stores.empty() ? store_to_load_limits(x, fetch) : nullptr;
-    const OpSchedule sched = kSelect ? timing_->dispatch(prog_.timing(pc), fetch, limits, lsu, x.index)
-                                     : timing_->dispatch_single(prog_.timing(pc), fetch, limits, lsu);
-    if (op.store) remember_store(x, sched.dispatch);
+    const Cycle* limits = op.load && !x.stores.empty() ? store_to_load_limits(x, fetch, op.access_size) : nullptr;
+    const OpSchedule sched = kSelect ? timing_->dispatch(op.timing, fetch, limits, lsu, x.index)
+                                     : timing_->dispatch_single(op.timing, fetch, limits, lsu);
+    if (op.store) remember_store(x, sched.dispatch, op.access_size);
     if (kSelect) accounting_.busy(in.unit(), timing_->last_starts());
     fetch = sched.dispatch + 1;
   } else if (lsu != nullptr) {
     lsu->run_untimed();
   }
   if (lsu != nullptr && lsu->failed()) {
+    x.control.set_pc_within_block(pc);
     const GlobalFault& f = lsu->fault();
     std::ostringstream os;
     os << (f.cause == "TLM_ADDRESS_ERROR_RESPONSE" ? "unmapped " : "failed ") << int{op.access_size}
@@ -339,7 +363,28 @@ template <bool kSelect, bool kTrace, bool kTimed>
     return fail(error, x, os.str(), f.slot);
   }
   if (kTrace && exec_listener_ != nullptr) report_step(x, timed ? fetch - 1 : fetched - 1);
-  x.control.advance(in.stop);
+  return true;
+}
+
+template <bool kTimed>
+[[gnu::always_inline]] inline bool PacketEngine::run_straight(Context& x, Cycle& fetch, std::int64_t& fetched,
+                                                              CoreStats& stats, std::string* error) {
+  const std::uint64_t first = x.control.pc();
+  const std::uint64_t last = first + prog_.op(first).straight - 1;
+  for (std::uint64_t pc = first;; ++pc) {
+    if (const Cycle tick = kTimed ? fetch : fetched; tick > watch_.next_check) {
+      x.control.set_pc_within_block(pc);
+      fetched_now_ = fetched;
+      if (!watch_point(x, tick, error)) return false;
+    }
+    ++fetched;
+    if (!execute_backend<false, false, kTimed, true>(x, prog_.op(pc), pc, fetch, fetched, stats, error)) return false;
+    if (pc == last) break;
+    // What the loop does between two instructions of a block (no block end, no predicates).
+    if (kTimed && fetch >= sync_at_) sync(fetch, fetched);
+  }
+  x.control.set_pc_within_block(last);
+  x.control.advance(prog_.op(last).in.stop);
   return true;
 }
 
@@ -358,7 +403,13 @@ bool PacketEngine::run_single(const Packet& packet, std::uint64_t rounds, Cycle&
     start_round(x, round, packet, stats);
     if (prefetch_) prefetch_->round_started(round, fetch);
     while (!x.control.round_ended()) {
-      if (!step<false, kTrace, kTimed>(x, fetch, fetched, stats, error)) {
+      const std::uint64_t pc = x.control.pc();
+      if (!kTrace && pc < program_size_ && prog_.op(pc).straight > 0) {
+        if (!run_straight<kTimed>(x, fetch, fetched, stats, error)) {
+          ok = false;
+          break;
+        }
+      } else if (!step<false, kTrace, kTimed>(x, fetch, fetched, stats, error)) {
         ok = false;
         break;
       }

@@ -48,6 +48,9 @@ struct DecodedOp {
   bool load = false, store = false, stream = false;
   bool waits_for_rd = false;                // xp r / loop r: the frontend reads rd
   ControlKind control = ControlKind::Brk;   // control instructions: the statistics' kind
+  // Instructions from this one on that the fetch loop runs as one straight-line stretch: backend
+  // instructions, not stream ones, none but the last with a stop bit (0: not such an instruction).
+  std::uint32_t straight = 0;
 
   static DecodedOp from(const isa::Instruction& in, const CoreConfig& cfg);
   bool memory() const { return load || store; }
@@ -77,6 +80,7 @@ class LoadedProgram {
 
  private:
   void find_writes();
+  void find_straight_runs();
   isa::Program program_;
   std::uint16_t writes_ = 0;
   std::vector<DecodedOp> ops_;
@@ -230,8 +234,9 @@ class PacketEngine {
   void report_step(const Context& x, Cycle cycle) const;
   bool fail(std::string* error, const Context& x, const std::string& cause, std::int64_t slot = -1,
             std::int64_t slot2 = -1) const;
-  const Cycle* store_to_load_limits(Context& x, Cycle fetch);
-  void remember_store(Context& x, Cycle fetch);
+  // The load or store just executed accesses `size` bytes per thread.
+  const Cycle* store_to_load_limits(Context& x, Cycle fetch, std::uint64_t size);
+  void remember_store(Context& x, Cycle fetch, std::uint8_t size);
   void capture_round(const Context& x);
   void start_round(Context& x, std::uint64_t round, const Packet& packet, CoreStats& stats);
   // Fetches and executes the instruction at x's PC in cycle `fetch` and moves `fetch` to the
@@ -240,6 +245,17 @@ class PacketEngine {
   // kTrace: may report to the execution listener. kTimed: timing mode.
   template <bool kSelect, bool kTrace, bool kTimed>
   bool step(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
+  // The backend part of step() for `op` at `pc` (x's PC may lag behind within a straight run):
+  // executes it, counts it and, in timing mode, dispatches it. kStraight: op is part of a
+  // straight run (not a stream instruction). PC is not advanced.
+  template <bool kSelect, bool kTrace, bool kTimed, bool kStraight>
+  bool execute_backend(Context& x, const DecodedOp& op, std::uint64_t pc, Cycle& fetch, std::int64_t fetched,
+                       CoreStats& stats, std::string* error);
+  // step() for the instructions of the straight run at x's PC (DecodedOp::straight) one after
+  // the other, with the fetch loop's checks that cannot fire within one left out; the port hears
+  // of the frontend's position after each as in the loop. Not with an execution listener.
+  template <bool kTimed>
+  bool run_straight(Context& x, Cycle& fetch, std::int64_t& fetched, CoreStats& stats, std::string* error);
   // Called when the tick (cycle, functional mode: fetch count) passes watch_.next_check: the run
   // limit, the stop check and the endless-loop check (packet_engine_watch.cpp). False with the
   // error set when the packet must end.

@@ -119,6 +119,8 @@ TimingModel::~TimingModel() = default;
 void TimingModel::reset() {
   if (replay_phase_ == ReplayPhase::Record) abandon_record();
   replay_phase_ = ReplayPhase::Off;  // a replayed round's end state is moot: everything restarts
+  replay_next_ = replay_end_ = nullptr;
+  deferred_ = -1;
   for (FuHistory& h : fu_) {
     for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
       std::fill(v->begin(), v->end(), Cycle{0});
@@ -259,10 +261,27 @@ Cycle TimingModel::wait_for_committed_now(Cycle fetch, RegId reg, StallCause cau
   return t;
 }
 
+// The statistics of a round being replayed include the dispatches replayed so far (a replayed
+// round adds its dispatches' statistics at its end).
+std::int64_t TimingModel::stall_cycles(StallCause c) const {
+  const int i = static_cast<int>(c);
+  return stalls_[static_cast<std::size_t>(i)] +
+         (i < ReplayTotals::kCauses ? replayed_so_far().stalls[static_cast<std::size_t>(i)] : 0);
+}
+
 std::int64_t TimingModel::total_stall_cycles() const {
   std::int64_t s = 0;
-  for (std::int64_t v : stalls_) s += v;
+  for (int c = 0; c < kStallCauses; ++c) s += stall_cycles(static_cast<StallCause>(c));
   return s;
+}
+
+std::int64_t TimingModel::rob_occupancy_sum() const { return rob_occupancy_sum_ + replayed_so_far().occupancy_sum; }
+
+int TimingModel::rob_max_occupancy() const { return std::max(rob_max_occupancy_, replayed_so_far().occupancy_max); }
+
+Cycle TimingModel::last_commit() const {
+  const ReplayTotals t = replayed_so_far();
+  return t.occupancy_max > 0 ? std::max(last_commit_, replay_base_ + t.commit) : last_commit_;
 }
 
 inline int TimingModel::rob_occupancy(Cycle allocated) {

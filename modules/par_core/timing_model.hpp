@@ -105,7 +105,45 @@ struct DispatchWaits {
 };
 
 struct RoundReplay;  // timing_replay.hpp
-struct ReplayEvent;
+struct RoundRecord;
+
+// One call of the frontend within a round (round replay, timing_replay.hpp), its inputs and
+// results; cycles relative to the round. Here, not in timing_replay.hpp, because the replayed
+// dispatch is inline (TimingModel::dispatch_single); the fields it reads come first.
+struct ReplayEvent {
+  enum Kind : std::uint8_t { Dispatch, WaitCommitted, AddStall };
+  // A dispatch without per-thread result limits: its op, the one thing besides the fetch cycle
+  // the inline replay compares. Null for every other event.
+  const TimingOp* plain_op = nullptr;
+  Cycle fetch = 0;         // input cycle (AddStall: from)
+  // Results: the schedule (WaitCommitted: the cycle in `dispatch`).
+  Cycle dispatch = 0, issue = 0, commit = 0;
+  std::int32_t store_data = -1;  // Dispatch of a store: pool index of T data-ready cycles
+  std::int32_t min_result = -1;  // Dispatch: pool index of T per-thread limits (clamped), -1: none
+  Kind kind = Dispatch;
+  std::uint8_t reg = 0;    // WaitCommitted: the register
+  std::uint8_t cause = 0;  // WaitCommitted, AddStall: the stall cause
+  std::uint8_t unit = 0;   // Dispatch: the FU
+  int occupancy = 0;       // Dispatch: ROB occupancy sample
+  const TimingOp* op = nullptr;  // Dispatch (null otherwise)
+  Cycle cycles = 0;        // AddStall: the cycles
+  std::int32_t pool_end = 0;     // pool size after this event
+  // The statistics a dispatch adds (added per round, see RoundRecord::totals).
+  Cycle rob_stall = 0, queue_stall = 0;
+  std::int64_t occupancy_sum = 0;
+};
+
+// What the dispatches of a stretch of replayed events add to the statistics: stall cycles of
+// the causes dispatch counts (ROB full, queue full per FU), ROB occupancy sum and maximum, and
+// the latest commit (relative; meaningful when occupancy_max > 0, i.e. some dispatch).
+struct ReplayTotals {
+  static constexpr int kCauses = static_cast<int>(StallCause::QueueFullCmp) + 1;
+  std::array<std::int64_t, kCauses> stalls{};
+  std::int64_t occupancy_sum = 0;
+  int occupancy_max = 0;
+  Cycle commit = 0;
+  static ReplayTotals of(const ReplayEvent* begin, const ReplayEvent* end);
+};
 
 class TimingModel {
  public:
@@ -137,9 +175,17 @@ class TimingModel {
   // never asked, so what only it reads is not kept). Under the default timing rules (every
   // configuration shipped uses them) and a common T the rules and the per-thread loops are
   // fixed at compile time: this is the simulator's innermost call.
+  // A replayed dispatch is a comparison of the call with the record's next event: the
+  // statistics it adds are added once the round has ended (or when asked for).
   OpSchedule dispatch_single(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
-    if (replay_phase_ != ReplayPhase::Off) return replay_dispatch(op, fetch, min_result, global);
-    return dispatch_fast(op, fetch, min_result, global);
+    if (replay_phase_ == ReplayPhase::Off) return dispatch_fast(op, fetch, min_result, global);
+    const ReplayEvent* e = replay_next_;  // == replay_end_ unless a round is being replayed
+    if (e != replay_end_ && e->plain_op == &op && e->fetch == fetch - replay_base_ && min_result == nullptr &&
+        global == nullptr) {
+      replay_next_ = e + 1;
+      return replay_event(*e);
+    }
+    return replay_dispatch_slow(op, fetch, min_result, global);
   }
 
   // Round replay (timing_replay.hpp): rounds that start from the same timing state relative to
@@ -161,6 +207,10 @@ class TimingModel {
     std::int64_t replayed = 0, diverged = 0;
   };
   ReplayCounts replay_counts() const;
+  // The shared timing state later rounds read (counts, ROB ring, every FU's rings and cycles, the
+  // ROB-occupancy window, the context's last commits) between rounds, with a replayed round's
+  // deferred end state written first: tests compare it with and without replay.
+  std::vector<Cycle> shared_state();
 
  private:
   OpSchedule dispatch_fast(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
@@ -217,13 +267,13 @@ class TimingModel {
   // The cycle each thread slot of the last dispatched instruction entered its FU.
   const std::vector<Cycle>& last_starts() const { return start_; }
 
-  Cycle last_commit() const { return last_commit_; }
+  Cycle last_commit() const;
 
   // Statistics over everything dispatched so far.
-  std::int64_t stall_cycles(StallCause c) const { return stalls_[static_cast<int>(c)]; }
+  std::int64_t stall_cycles(StallCause c) const;
   std::int64_t total_stall_cycles() const;
-  std::int64_t rob_occupancy_sum() const { return rob_occupancy_sum_; }  // entry-cycles
-  int rob_max_occupancy() const { return rob_max_occupancy_; }
+  std::int64_t rob_occupancy_sum() const;  // entry-cycles
+  int rob_max_occupancy() const;
 
  private:
   struct FuHistory {  // the most recent instructions of one FU, newest last (ring buffer)
@@ -269,11 +319,17 @@ class TimingModel {
     Replay,   // answering from records_[record]; the shared state is the round's start state
     Record,   // running as usual and recording
   };
-  OpSchedule replay_dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
   OpSchedule replay_dispatch_slow(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global);
   bool replay_matches(const ReplayEvent& e, const TimingOp& op, Cycle fetch, const Cycle* min_result,
                       ThreadTiming* global) const;
-  OpSchedule replay_event(const ReplayEvent& e);
+  OpSchedule replay_event(const ReplayEvent& e) {
+    const Cycle base = replay_base_;
+    if (e.store_data >= 0) replay_store_data(e);
+    return OpSchedule{base + e.dispatch, base + e.issue, base + e.commit};
+  }
+  void replay_store_data(const ReplayEvent& e);
+  // The dispatches replayed so far in the round being replayed.
+  ReplayTotals replayed_so_far() const;
   Cycle replay_wait(Cycle fetch, isa::RegId reg, StallCause cause);
   void replay_stall(StallCause cause, Cycle from, Cycle cycles);
   const ReplayEvent* replay_control(ReplayEvent& e);
@@ -283,7 +339,14 @@ class TimingModel {
   void replay_diverged();
   void abandon_record();
   void finish_record();
-  void apply_record();
+  // A fully replayed round's end state is written when something reads it (settle_replay()):
+  // a chain of replayed rounds whose records overwrite all of their predecessor's state writes
+  // only the last one's.
+  void apply_record(const RoundRecord& rec, Cycle base);
+  void skip_record(const RoundRecord& rec);
+  void defer_record(int record, Cycle base);
+  void settle_replay();
+  void snapshot_counts();
   void replay_outcome(bool replayed);
   void take_fingerprint();
   void update_replay_enabled();
@@ -335,9 +398,16 @@ class TimingModel {
 
   ReplayPhase replay_phase_ = ReplayPhase::Off;
   bool scoreboard_stale_ = false;  // context 0's round start is not yet applied (replay)
-  // Replay: the record's next and end event, its pool and the round's first cycle.
+  // Replay: the record's first, next and end event, its pool and the round's first cycle.
+  // Outside a replayed round replay_next_ == replay_end_.
+  const ReplayEvent* replay_first_ = nullptr;
   const ReplayEvent* replay_next_ = nullptr;
   const ReplayEvent* replay_end_ = nullptr;
+  // The record whose end state is not yet written (-1: none), and its round's first cycle. Only
+  // with replay, so never while the selection loop reads the state between calls (dispatched(),
+  // rob_wait(), queue_wait(), dispatch_waits()).
+  int deferred_ = -1;
+  Cycle deferred_base_ = 0;
   const Cycle* replay_pool_ = nullptr;
   Cycle replay_base_ = 0;
   std::unique_ptr<RoundReplay> replay_;

@@ -30,8 +30,10 @@ void TimingModel::set_stall_listener(StallListener* listener) {
 void TimingModel::update_replay_enabled() {
   if (!replay_) return;
   replay_->enabled = replay_->wanted && listener_ == nullptr;
-  if (!replay_->enabled && replay_phase_ != ReplayPhase::Off) end_replay_round();
-  if (!replay_->enabled) clear_stale_scoreboard();
+  if (replay_->enabled) return;
+  if (replay_phase_ != ReplayPhase::Off) end_replay_round();
+  settle_replay();
+  clear_stale_scoreboard();
 }
 
 void TimingModel::end_packet() {
@@ -44,6 +46,19 @@ void TimingModel::end_packet() {
 
 TimingModel::ReplayCounts TimingModel::replay_counts() const {
   return replay_ ? ReplayCounts{replay_->replayed, replay_->diverged} : ReplayCounts{};
+}
+
+std::vector<Cycle> TimingModel::shared_state() {
+  if (replay_) settle_replay();
+  std::vector<Cycle> s{rob_count_, rob_releases_sorted_, rob_held_from_, rob_last_allocated_, ctx_[0].last_commit};
+  s.insert(s.end(), rob_release_.begin(), rob_release_.end());
+  for (std::size_t u = 0; u < fu_.size(); ++u) {
+    const FuHistory& h = fu_[u];
+    s.insert(s.end(), {h.count, h.ob_count, h.free_at, ctx_[0].fu_commit[u]});
+    for (const std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
+      s.insert(s.end(), v->begin(), v->end());
+  }
+  return s;
 }
 
 // The start state relative to `base`: everything the rules of the default timing read and that a
@@ -78,19 +93,25 @@ void TimingModel::take_fingerprint() {
   r.hash = hash;
 }
 
-void TimingModel::begin_replay_round(Cycle base) {
+// The counts at the round's start, for finish_record() (the end state is written).
+void TimingModel::snapshot_counts() {
   RoundReplay& r = *replay_;
-  r.base = base;
-  replay_base_ = base;
   r.rob_count = rob_count_;
   for (int u = 0; u < isa::kBackendUnits; ++u) {
     r.fu_count[static_cast<std::size_t>(u)] = fu_[static_cast<std::size_t>(u)].count;
     r.ob_count[static_cast<std::size_t>(u)] = fu_[static_cast<std::size_t>(u)].ob_count;
   }
+}
+
+void TimingModel::begin_replay_round(Cycle base) {
+  RoundReplay& r = *replay_;
+  r.base = base;
+  replay_base_ = base;
   const int previous = r.previous;
   r.previous = -1;
   if (r.skip > 0) {
     --r.skip;
+    settle_replay();
     replay_phase_ = ReplayPhase::Off;
     clear_stale_scoreboard();
     return;
@@ -103,6 +124,7 @@ void TimingModel::begin_replay_round(Cycle base) {
       r.records[static_cast<std::size_t>(before->next)].valid) {
     found = before->next;
   } else {
+    settle_replay();
     take_fingerprint();
     for (int i = 0; i < RoundReplay::kRecords && found < 0; ++i) {
       const RoundRecord& rec = r.records[static_cast<std::size_t>(i)];
@@ -114,15 +136,15 @@ void TimingModel::begin_replay_round(Cycle base) {
     replay_phase_ = ReplayPhase::Replay;
     r.record = found;
     rec.last_used = ++r.clock;
-    replay_next_ = rec.events.data();
+    replay_first_ = replay_next_ = rec.events.data();
     replay_end_ = replay_next_ + rec.events.size();
     replay_pool_ = rec.pool.data();
     r.stalls = stalls_;
-    r.occupancy_sum = rob_occupancy_sum_;
-    r.occupancy_max = rob_max_occupancy_;
-    r.last_commit = last_commit_;
   } else {
-    // Record this round in place of the least recently used record.
+    // Record this round in place of the least recently used record (the deferred one's end
+    // state is written first: it may be the victim).
+    settle_replay();
+    snapshot_counts();
     int victim = previous == 0 ? 1 : 0;
     for (int i = victim + 1; i < RoundReplay::kRecords; ++i)
       if (i != previous)
@@ -154,7 +176,13 @@ void TimingModel::end_replay_round() {
   r.previous = -1;
   if (replay_phase_ == ReplayPhase::Replay) {
     if (replay_next_ == replay_end_) {
-      apply_record();
+      const RoundRecord& rec = r.records[static_cast<std::size_t>(r.record)];
+      const ReplayTotals& t = rec.totals;
+      for (int c = 0; c < ReplayTotals::kCauses; ++c) stalls_[static_cast<std::size_t>(c)] += t.stalls[static_cast<std::size_t>(c)];
+      rob_occupancy_sum_ += t.occupancy_sum;
+      rob_max_occupancy_ = std::max(rob_max_occupancy_, t.occupancy_max);
+      if (t.occupancy_max > 0) last_commit_ = std::max(last_commit_, r.base + t.commit);
+      defer_record(r.record, r.base);
       ++r.replayed;
       replay_outcome(true);
     } else {
@@ -170,6 +198,7 @@ void TimingModel::end_replay_round() {
     r.previous_base = r.base;
   }
   replay_phase_ = ReplayPhase::Off;
+  replay_next_ = replay_end_ = nullptr;
 }
 
 void TimingModel::replay_outcome(bool replayed) {
@@ -219,15 +248,74 @@ void TimingModel::finish_record() {
   rec.sorted = rob_releases_sorted_;
   rec.held_rel = rob_count_ - rob_held_from_;
   rec.last_allocated = rob_last_allocated_ - base;
+  rec.touches = rec.rob_added > 0 ? RoundRecord::kRob : 0;
+  rec.covers = rec.rob_added > rob_mask_ ? RoundRecord::kRob : 0;
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    const FuTail& t = rec.fu[static_cast<std::size_t>(u)];
+    if (t.added > 0) rec.touches |= RoundRecord::kFu << u;
+    if (t.ob_added > 0) rec.touches |= RoundRecord::kOb << u;
+    if (t.added >= history_) rec.covers |= RoundRecord::kFu << u;
+    if (t.ob_added >= history_) rec.covers |= RoundRecord::kOb << u;
+  }
+  rec.totals = ReplayTotals::of(rec.events.data(), rec.events.data() + rec.events.size());
   rec.valid = true;
+}
+
+ReplayTotals ReplayTotals::of(const ReplayEvent* begin, const ReplayEvent* end) {
+  ReplayTotals t;
+  bool any = false;
+  for (const ReplayEvent* e = begin; e != end; ++e) {
+    if (e->kind != ReplayEvent::Dispatch) continue;
+    t.stalls[static_cast<std::size_t>(StallCause::RobFull)] += e->rob_stall;
+    t.stalls[static_cast<std::size_t>(StallCause::QueueFullAlu) + e->unit] += e->queue_stall;
+    t.occupancy_sum += e->occupancy_sum;
+    t.occupancy_max = std::max(t.occupancy_max, e->occupancy);
+    t.commit = any ? std::max(t.commit, e->commit) : e->commit;
+    any = true;
+  }
+  return t;
+}
+
+ReplayTotals TimingModel::replayed_so_far() const {
+  if (replay_phase_ != ReplayPhase::Replay) return {};
+  return ReplayTotals::of(replay_first_, replay_next_);
+}
+
+// A deferred record's end state is written when another record's would not overwrite all of it.
+void TimingModel::defer_record(int record, Cycle base) {
+  RoundReplay& r = *replay_;
+  if (deferred_ >= 0) {
+    const RoundRecord& d = r.records[static_cast<std::size_t>(deferred_)];
+    if ((d.touches & ~r.records[static_cast<std::size_t>(record)].covers) == 0)
+      skip_record(d);
+    else
+      apply_record(d, deferred_base_);
+  }
+  deferred_ = record;
+  deferred_base_ = base;
+}
+
+void TimingModel::settle_replay() {
+  if (deferred_ < 0) return;
+  apply_record(replay_->records[static_cast<std::size_t>(deferred_)], deferred_base_);
+  deferred_ = -1;
+}
+
+// A record whose end state the next one's overwrites: only the counts move (and whether the ROB
+// releases are sorted, which the next record's update reads).
+void TimingModel::skip_record(const RoundRecord& rec) {
+  rob_count_ += rec.rob_added;
+  rob_releases_sorted_ = rec.sorted;
+  for (int u = 0; u < isa::kBackendUnits; ++u) {
+    FuHistory& h = fu_[static_cast<std::size_t>(u)];
+    h.count += rec.fu[static_cast<std::size_t>(u)].added;
+    h.ob_count += rec.fu[static_cast<std::size_t>(u)].ob_added;
+  }
 }
 
 // The replayed round has ended: the shared state becomes the recorded end state (what the
 // round's dispatches would have written; what they would not have touched stays as it is).
-void TimingModel::apply_record() {
-  RoundReplay& r = *replay_;
-  const RoundRecord& rec = r.records[static_cast<std::size_t>(r.record)];
-  const Cycle base = r.base;
+void TimingModel::apply_record(const RoundRecord& rec, Cycle base) {
   const std::int64_t rob_end = rob_count_ + rec.rob_added;
   const std::int64_t rob_n = static_cast<std::int64_t>(rec.rob_tail.size());
   for (std::int64_t i = 0; i < rob_n; ++i)
@@ -272,11 +360,11 @@ void TimingModel::replay_diverged() {
   RoundRecord& rec = r.records[static_cast<std::size_t>(r.record)];
   const std::size_t pos = static_cast<std::size_t>(replay_next_ - rec.events.data());
   ++r.diverged;
-  stalls_ = r.stalls;
-  rob_occupancy_sum_ = r.occupancy_sum;
-  rob_max_occupancy_ = r.occupancy_max;
-  last_commit_ = r.last_commit;
+  stalls_ = r.stalls;  // the replayed control calls' stalls (a dispatch's are added at the end)
   replay_phase_ = ReplayPhase::Off;
+  replay_next_ = replay_end_ = nullptr;
+  settle_replay();
+  snapshot_counts();
   clear_stale_scoreboard();
   const Cycle base = r.base;
   for (std::size_t i = 0; i < pos; ++i) {
@@ -307,21 +395,8 @@ void TimingModel::replay_diverged() {
   rec.valid = false;
   rec.next = -1;
   rec.last_used = ++r.clock;
-  replay_next_ = replay_end_ = nullptr;
   replay_phase_ = ReplayPhase::Record;
   replay_outcome(false);
-}
-
-// The common replayed call: the next event is this dispatch.
-OpSchedule TimingModel::replay_dispatch(const TimingOp& op, Cycle fetch, const Cycle* min_result, ThreadTiming* global) {
-  if (replay_phase_ == ReplayPhase::Replay && replay_next_ != replay_end_ && min_result == nullptr && global == nullptr) {
-    const ReplayEvent& e = *replay_next_;
-    if (e.op == &op && e.fetch == fetch - replay_base_ && e.min_result < 0) {
-      ++replay_next_;
-      return replay_event(e);
-    }
-  }
-  return replay_dispatch_slow(op, fetch, min_result, global);
 }
 
 bool TimingModel::replay_matches(const ReplayEvent& e, const TimingOp& op, Cycle fetch, const Cycle* min_result,
@@ -334,21 +409,10 @@ bool TimingModel::replay_matches(const ReplayEvent& e, const TimingOp& op, Cycle
   return true;
 }
 
-// A matched dispatch: the statistics advance as the dispatch would advance them.
-inline OpSchedule TimingModel::replay_event(const ReplayEvent& e) {
-  const Cycle base = replay_base_;
-  if ((e.rob_stall | e.queue_stall) != 0) {
-    stalls_[static_cast<int>(StallCause::RobFull)] += e.rob_stall;
-    stalls_[static_cast<int>(StallCause::QueueFullAlu) + e.unit] += e.queue_stall;
-  }
-  rob_occupancy_sum_ += e.occupancy_sum;
-  rob_max_occupancy_ = std::max(rob_max_occupancy_, e.occupancy);
-  last_commit_ = std::max(last_commit_, base + e.commit);
-  if (e.store_data >= 0) {
-    const Cycle* data = replay_pool_ + e.store_data;
-    for (int k = 0; k < T_; ++k) store_data_[static_cast<std::size_t>(k)] = base + data[k];
-  }
-  return OpSchedule{base + e.dispatch, base + e.issue, base + e.commit};
+// A replayed store: last_store_data() as the dispatch would leave it.
+void TimingModel::replay_store_data(const ReplayEvent& e) {
+  const Cycle* data = replay_pool_ + e.store_data;
+  for (int k = 0; k < T_; ++k) store_data_[static_cast<std::size_t>(k)] = replay_base_ + data[k];
 }
 
 [[gnu::noinline]] OpSchedule TimingModel::replay_dispatch_slow(const TimingOp& op, Cycle fetch, const Cycle* min_result,
@@ -379,6 +443,7 @@ inline OpSchedule TimingModel::replay_event(const ReplayEvent& e) {
   e.kind = ReplayEvent::Dispatch;
   e.unit = static_cast<std::uint8_t>(u);
   e.op = &op;
+  e.plain_op = min_result == nullptr ? &op : nullptr;
   e.fetch = fetch - base;
   if (min_result != nullptr) {
     e.min_result = static_cast<std::int32_t>(rec.pool.size());

@@ -9,10 +9,13 @@
 // same relative state and make the same calls, so the model keeps a few rounds' records: the
 // relative start state (the fingerprint), every call with its inputs and results, and the state
 // the round leaves behind. A round whose fingerprint matches a record is replayed: each call is
-// compared with the recorded one and answered from the record; the statistics advance with each
-// call (they are exact at any point); the shared state is left as it was at the round's start and
-// set to the recorded end state once the round has ended. On the first call that differs, the
-// statistics are put back, the calls so far are dispatched for real from the untouched start
+// compared with the recorded one and answered from the record; the statistics a dispatch adds
+// are added per round from the record's totals (the getters add the part replayed so far, so they
+// are exact at any point); the shared state is left as it was at the round's start and set to the
+// recorded end state once the round has ended and something reads it (a later replayed round
+// whose record rewrites all of it makes that write unnecessary: TimingModel::defer_record). On
+// the first call that differs, the statistics are put back, the calls so far are dispatched for
+// real from the untouched start
 // state, and the round goes on (and is recorded) as usual, so the result is always exactly that
 // of the model without replay.
 //
@@ -28,26 +31,6 @@
 #include "timing_model.hpp"
 
 namespace par::core {
-
-// One call of the frontend within a round, its inputs and results; cycles relative to the round.
-struct ReplayEvent {
-  enum Kind : std::uint8_t { Dispatch, WaitCommitted, AddStall };
-  Kind kind = Dispatch;
-  std::uint8_t reg = 0;    // WaitCommitted: the register
-  std::uint8_t cause = 0;  // WaitCommitted, AddStall: the stall cause
-  std::uint8_t unit = 0;   // Dispatch: the FU
-  int occupancy = 0;       // Dispatch: ROB occupancy sample
-  const TimingOp* op = nullptr;  // Dispatch (null otherwise)
-  Cycle fetch = 0;         // input cycle (AddStall: from)
-  Cycle cycles = 0;        // AddStall: the cycles
-  std::int32_t min_result = -1;  // Dispatch: pool index of T per-thread limits (clamped), -1: none
-  std::int32_t store_data = -1;  // Dispatch of a store: pool index of T data-ready cycles
-  std::int32_t pool_end = 0;     // pool size after this event
-  // Results: the schedule (WaitCommitted: the cycle in `dispatch`) and the statistics.
-  Cycle dispatch = 0, issue = 0, commit = 0;
-  Cycle rob_stall = 0, queue_stall = 0;
-  std::int64_t occupancy_sum = 0;
-};
 
 // What a recorded round changed in one FU's history: how many entries it added and the newest
 // of them (at most the ring's size), relative to the round.
@@ -71,6 +54,13 @@ struct RoundRecord {
   Cycle last_commit = 0, last_allocated = 0;
   bool sorted = true;
   std::int64_t held_rel = 0;  // rob_count_ - rob_held_from_
+  // What writing the end state changes (kRob: the ROB ring and the scalars that go with it,
+  // kFu << u: FU u's rings of all instructions and its scalars, kOb << u: its output-buffer
+  // rings) and what it rewrites entirely (every entry a later round could read): a deferred
+  // record whose `touches` the next record's `covers` include need not be written.
+  static constexpr unsigned kRob = 1, kFu = 2, kOb = 2u << isa::kBackendUnits;
+  unsigned touches = 0, covers = 0;
+  ReplayTotals totals;  // of all its dispatches
   std::uint64_t last_used = 0;
   // The record whose start state the next round had, when it started `next_delta` cycles after
   // this one (the state this round leaves, seen from a later start, is a function of this
@@ -99,9 +89,6 @@ struct RoundReplay {
   std::int64_t rob_count = 0;
   std::array<std::int64_t, isa::kBackendUnits> fu_count{}, ob_count{};
   std::array<std::int64_t, kStallCauses> stalls{};
-  std::int64_t occupancy_sum = 0;
-  int occupancy_max = 0;
-  Cycle last_commit = 0;
   // Back-off: after 8 rounds in a row that were not replayed, attempts become rarer.
   int streak = 0, skip = 0;
   std::uint64_t clock = 0;

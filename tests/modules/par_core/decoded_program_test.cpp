@@ -238,5 +238,142 @@ TEST(DecodedProgram, EveryMemoryKernelAccessesItsSizeAndExtends) {
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Straight runs (DecodedOp::straight): the fetch loop runs backend instructions up to a stop bit,
+// a control, stream or illegal instruction as one stretch (PacketEngine::run_straight). With an
+// execution listener attached it takes the general path (step()) for every instruction instead,
+// so runs with and without one compare the two.
+
+struct CountingListener : ExecListener {
+  std::int64_t steps = 0;
+  void executed(const ExecStep&) override { ++steps; }
+};
+
+struct BothPaths {
+  ProgramRun straight, general;
+  std::int64_t general_steps = 0;
+};
+
+BothPaths run_both_paths(const isa::Program& p, const CoreConfig& cfg, RunOptions options) {
+  options.capture_first = 0;
+  options.capture_count = static_cast<std::uint64_t>(p.threads);
+  BothPaths b;
+  b.straight = run_program(p, cfg, options);
+  CountingListener listener;
+  options.exec_listener = &listener;
+  b.general = run_program(p, cfg, options);
+  b.general_steps = listener.steps;
+  return b;
+}
+
+void expect_same_runs(const isa::Program& p, const BothPaths& b, const std::string& what) {
+  EXPECT_EQ(b.straight.ok, b.general.ok) << what;
+  EXPECT_EQ(b.straight.error, b.general.error) << what;
+  testing::expect_same_stats(b.straight.stats, b.general.stats, what);
+  EXPECT_EQ(b.straight.stats.fetched, b.general.stats.fetched) << what;
+  if (b.general.ok) {  // an instruction that fails is not reported
+    EXPECT_EQ(b.straight.stats.fetched, b.general_steps) << what;
+  }
+  ASSERT_EQ(b.straight.registers.size(), b.general.registers.size()) << what;
+  for (std::size_t i = 0; i < b.straight.registers.size(); ++i) {
+    EXPECT_EQ(b.straight.registers[i].thread, b.general.registers[i].thread) << what;
+    EXPECT_EQ(b.straight.registers[i].r, b.general.registers[i].r) << what << ", thread " << i;
+    EXPECT_EQ(b.straight.registers[i].p, b.general.registers[i].p) << what << ", thread " << i;
+  }
+  const auto [lo, hi] = p.data_extent();
+  if (hi > lo && b.straight.memory && b.general.memory) {
+    EXPECT_EQ(b.straight.read(lo, (hi - lo) / 8), b.general.read(lo, (hi - lo) / 8)) << what;
+  }
+}
+
+TEST(DecodedProgram, StraightRunsEndAtStopBitsControlStreamAndIllegalInstructions) {
+  isa::Program p = testing::assemble_or_fail(testing::packet(4) +
+                                             "main: add r1 = i0, 1\n"
+                                             " add r2 = r1, 1\n"
+                                             " lt p1 = r1, r2 #\n"
+                                             " add r3 = r3, 1\n"
+                                             " sub r4 = r3, 2\n"
+                                             " get r5 = s0\n"
+                                             " add r6 = r6, 1\n"
+                                             " (p1) loop body\n"
+                                             " add r7 = r7, 1\n"
+                                             " add r8 = r8, 1\n"
+                                             " add r9 = r9, 1 #\n"
+                                             "body: add r10 = r10, 1\n"
+                                             " lt p1 = r10, 0 #\n");
+  p.code[9] = 0xFC000000u;  // op6 63: reserved
+  std::string error;
+  const auto lp = LoadedProgram::load(p, testing::config(1, 4), &error);
+  ASSERT_NE(lp, nullptr) << error;
+  std::vector<std::uint32_t> straight;
+  for (std::size_t pc = 0; pc < lp->size(); ++pc) straight.push_back(lp->op(pc).straight);
+  EXPECT_EQ(straight, (std::vector<std::uint32_t>{3, 2, 1, 2, 1, 0, 1, 0, 1, 0, 1, 2, 1}));
+}
+
+TEST(DecodedProgram, StraightRunsGiveWhatTheGeneralFetchLoopGives) {
+  for (const char* name : testing::kKernels) {
+    const isa::AssemblyResult r = isa::assemble_file(testing::kernel(name));
+    ASSERT_TRUE(r.ok()) << r.messages();
+    for (const auto& [lanes, t] : {std::pair{1, 4}, std::pair{2, 2}, std::pair{1, 1}}) {
+      for (RunMode mode : {RunMode::Timing, RunMode::Functional}) {
+        RunOptions options;
+        options.mode = mode;
+        options.functional_width = 64;
+        const std::string what = std::string(name) + " L=" + std::to_string(lanes) + " T=" + std::to_string(t) +
+                                 (mode == RunMode::Timing ? " timing" : " functional");
+        const BothPaths b = run_both_paths(*r.program, testing::config(lanes, t), options);
+        EXPECT_TRUE(b.straight.ok) << what << ": " << b.straight.error;
+        expect_same_runs(*r.program, b, what);
+      }
+    }
+  }
+}
+
+// A fault, the run limit and the endless-loop check inside a straight run name the same PC and
+// count the same work as the general loop.
+TEST(DecodedProgram, StraightRunsStopWhereTheGeneralFetchLoopStops) {
+  const isa::Program misaligned = testing::assemble_or_fail(
+      testing::packet(8, ".I1 buf\n") +
+      "main: sll r1 = i0, 3\n add r2 = r1, 1\n add r3 = r3, 7\n ld8 r4 = r2[i1]\n add r5 = r4, 1\n st8 r1[i1] = r5 #\n"
+      ".DATA 0x1000\nbuf: .zero 128\n");
+  for (RunMode mode : {RunMode::Timing, RunMode::Functional}) {
+    RunOptions options;
+    options.mode = mode;
+    const BothPaths b = run_both_paths(misaligned, testing::config(1, 4), options);
+    EXPECT_FALSE(b.straight.ok);
+    EXPECT_NE(b.straight.error.find("runtime error at pc 3 (test.par:9), thread 0: misaligned 8-byte load at 0x1001"), std::string::npos)
+        << b.straight.error;
+    expect_same_runs(misaligned, b, "misaligned load");
+  }
+  // Rounds of one long straight run: the cycle limit falls inside one.
+  std::string body;
+  for (int i = 0; i < 40; ++i) body += " add r" + std::to_string(1 + i % 8) + " = r" + std::to_string(1 + (i + 1) % 8) + ", 1\n";
+  const isa::Program longrun = testing::assemble_or_fail(testing::packet(64) + "main:" + body + " add r9 = r9, 1 #\n");
+  CoreConfig cfg = testing::config(1, 4);
+  cfg.max_cycles = 301;
+  for (RunMode mode : {RunMode::Timing, RunMode::Functional}) {
+    RunOptions options;
+    options.mode = mode;
+    options.functional_width = 4;
+    const BothPaths b = run_both_paths(longrun, cfg, options);
+    EXPECT_FALSE(b.straight.ok);
+    EXPECT_NE(b.straight.error.find("run limit exceeded: more than 301 "), std::string::npos) << b.straight.error;
+    EXPECT_EQ(b.straight.error.find("at pc 0 "), std::string::npos) << b.straight.error;
+    expect_same_runs(longrun, b, "run limit");
+  }
+  // An endless loop whose body is a straight run: found at the same point.
+  const isa::Program endless = testing::assemble_or_fail(
+      testing::packet(4) + "main: loop body\n add r1 = r1, 0 #\nbody: add r2 = r2, 0\n add r3 = r3, 0\n add r4 = r4, 0 #\n");
+  for (RunMode mode : {RunMode::Timing, RunMode::Functional}) {
+    RunOptions options;
+    options.mode = mode;
+    const BothPaths b = run_both_paths(endless, testing::config(1, 4), options);
+    EXPECT_FALSE(b.straight.ok);
+    EXPECT_NE(b.straight.error.find("endless loop"), std::string::npos) << b.straight.error;
+    expect_same_runs(endless, b, "endless loop");
+  }
+}
+
 }  // namespace
 }  // namespace par::core

@@ -236,7 +236,8 @@ struct Sampled {
   TimingModel::ReplayCounts replay;
 };
 
-Sampled run_sampled(const isa::Program& program, const CoreConfig& cfg, bool replay, int packets) {
+Sampled run_sampled(const isa::Program& program, const CoreConfig& cfg, bool replay, int packets,
+                    ExecListener* listener = nullptr) {
   std::string error;
   auto loaded = LoadedProgram::load(program, cfg, &error);
   EXPECT_NE(loaded, nullptr) << error;
@@ -245,6 +246,7 @@ Sampled run_sampled(const isa::Program& program, const CoreConfig& cfg, bool rep
   SamplingPort port;
   PacketEngine engine("core0", cfg, *loaded, mem, &port, RunMode::Timing);
   engine.set_timing_replay(replay);
+  engine.set_exec_listener(listener);
   Sampled out;
   port.engine = &engine;
   port.running = &out.stats;
@@ -270,6 +272,71 @@ TEST(TimingReplay, StatisticsSampledMidRoundAndOverPacketsAreTheSame) {
   EXPECT_EQ(on.samples, off.samples);
   EXPECT_GT(on.samples.size(), 1000u);
   EXPECT_GT(on.replay.replayed, 900);
+}
+
+// Rounds alternating between one that uses the FPU once (too few instructions to rewrite its
+// rings) and one that does not, then only the latter: a replayed round's end state is written
+// lazily and skipped where the next replayed round's rewrites all of it. The state left must be
+// exactly that of real dispatch, and so must every schedule and statistic.
+TEST(TimingReplay, DeferredEndStatesLeaveTheStateOfRealDispatch) {
+  CoreConfig cfg = testing::config(1, 4);
+  cfg.fpu_latency = 12;
+  std::string error;
+  const auto lp = LoadedProgram::load(
+      testing::assemble_or_fail(testing::packet(4) + "main: mul.d r1 = r2, r3\n add r4 = r4, 1 #\n"), cfg, &error);
+  ASSERT_NE(lp, nullptr) << error;
+  struct Outcome {
+    std::vector<Cycle> schedules, state;
+    std::vector<std::int64_t> stats;
+    TimingModel::ReplayCounts counts;
+  };
+  auto run = [&](bool replay) {
+    TimingModel m(cfg);
+    m.reset();
+    m.set_replay(replay);
+    Outcome r;
+    Cycle fetch = 0;
+    for (int round = 0; round < 48; ++round) {
+      m.start_round();
+      const bool fpu = round % 2 == 0 && round < 40;
+      for (int i = 0; i < (fpu ? 9 : 10); ++i) {
+        const OpSchedule s = m.dispatch_single(lp->timing(fpu && i == 8 ? 0 : 1), fetch, nullptr, nullptr);
+        r.schedules.insert(r.schedules.end(), {s.dispatch, s.issue, s.commit});
+        fetch = s.dispatch + 1;
+      }
+    }
+    for (int c = 0; c < kStallCauses; ++c) r.stats.push_back(m.stall_cycles(static_cast<StallCause>(c)));
+    r.stats.insert(r.stats.end(), {m.rob_occupancy_sum(), m.rob_max_occupancy(), m.last_commit()});
+    m.start_round();  // the last round ends
+    r.state = m.shared_state();
+    r.counts = m.replay_counts();
+    return r;
+  };
+  const Outcome on = run(true), off = run(false);
+  EXPECT_EQ(on.schedules, off.schedules);
+  EXPECT_EQ(on.stats, off.stats);
+  EXPECT_EQ(on.state, off.state);
+  EXPECT_GT(on.counts.replayed, 36);
+  EXPECT_EQ(off.counts.replayed, 0);
+}
+
+// The fetch loop's straight runs (DecodedOp::straight) tell the port the frontend's position
+// after each instruction, as the general loop (taken for every instruction while an execution
+// listener is attached) does.
+TEST(TimingReplay, StraightRunsAreSampledAsTheGeneralLoop) {
+  struct NoListener : ExecListener {
+    void executed(const ExecStep&) override {}
+  } listener;
+  for (const char* name : {"gs", "hpf"}) {
+    const isa::AssemblyResult r = isa::assemble_file(kernel(name));
+    ASSERT_TRUE(r.ok()) << r.messages();
+    const CoreConfig cfg = testing::config(1, 4);
+    const Sampled straight = run_sampled(*r.program, cfg, true, 2);
+    const Sampled general = run_sampled(*r.program, cfg, true, 2, &listener);
+    expect_same_stats(straight.stats, general.stats, name);
+    EXPECT_EQ(straight.samples, general.samples) << name;
+    EXPECT_GT(straight.samples.size(), 1000u) << name;
+  }
 }
 
 TEST(TimingReplay, RoundsWithGlobalAccessesAreNotReplayed) {
