@@ -114,11 +114,6 @@ std::uint64_t TimingEngine::refreshes_until(Tick t) const {
 
 // --- helpers ---------------------------------------------------------------------------------
 
-Tick TimingEngine::close_bound(const Rank& rank, const Epoch& e) const {
-  if (e.pre != kNever) return e.pre;
-  return window_after(rank, e.act).start;  // kNever without refresh
-}
-
 Tick TimingEngine::data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group,
                                 Op b_op) const {
   if (a.rank == b_rank && a.op == b_op) {
@@ -140,12 +135,22 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // over both sorted lists that jumps over the ends that cannot free enough entries.
   // A stretch over which the queue is known to be full is skipped at once: its end is an end time
   // (a candidate) and no time inside it can be.
+  if (ch.queue.size() < p_.queue_depth) return arrival;
   const bool in_full = arrival >= ch.full_from && arrival < ch.full_until;
   const Tick from = in_full ? ch.full_from : arrival;
   Tick t = in_full ? ch.full_until : arrival;
   // Entries ending after t bound the number held, and they are the queue's tail (sorted by end):
   // fewer than queue_depth of them is the fast case, which needs no search.
-  if (ch.queue.size() < p_.queue_depth || ch.queue[ch.queue.size() - p_.queue_depth].end <= t) return t;
+  const Tick depth_end = ch.queue[ch.queue.size() - p_.queue_depth].end;  // the queue_depth-th latest
+  if (depth_end <= t) return t;
+  // Every entry admitted at or before t (arrivals in time order, admitted in turn as entries free,
+  // the common case): all of them are held at any time from t until they end, so fewer than
+  // queue_depth are held exactly from the queue_depth-th latest end on.
+  if (ch.latest_admission <= t) {
+    ch.full_from = from;
+    ch.full_until = depth_end;
+    return depth_end;
+  }
   // Arrivals come mostly in time order: the points found last time are near.
   auto end = partition_point_near(ch.queue.begin(), ch.queue.end(),
                                   ch.queue.begin() + static_cast<std::ptrdiff_t>(std::min(ch.queue_hint, ch.queue.size())),
@@ -422,16 +427,17 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
 
   auto finish = [&](Epoch& e) {
     if (p_.page_policy == PagePolicy::Closed && e.pre == kNever) {
-      const Tick pre = find_precharge(ch, e.pre_min, close_bound(rank, e));
+      const Tick pre = find_precharge(ch, e.pre_min, e.close);
       if (pre != kNever) {  // else the next refresh closes the row
         ch.commands.book(pre);
-        e.pre = pre;
+        e.pre = e.close = pre;
         r.auto_precharge = pre;
       }
     }
     ch.queue.insert(partition_point_from_back(ch.queue.begin(), ch.queue.end(), Channel::Entry::ended_by(r.data_end)),
                     Channel::Entry{r.data_end, r.admitted});
     const Tick admitted = r.admitted;
+    ch.latest_admission = std::max(ch.latest_admission, admitted);
     ch.admissions.insert(partition_point_from_back(ch.admissions.begin(), ch.admissions.end(),
                                                    [admitted](Tick x) { return x <= admitted; }),
                          admitted);
@@ -442,15 +448,14 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   //    a row that is open at its arrival even if a conflict called earlier has already reserved
   //    that row's precharge, as long as the access fits before it. FCFS: only the open row.
   // Epochs are in time order with increasing close bounds: skip those closed before arrival.
-  const auto first_open = std::partition_point(
-      bank.epochs.begin(), bank.epochs.end(),
-      [&](const Epoch& e) { return close_bound(rank, e) <= a; });
+  const auto first_open = partition_point_from_back(bank.epochs.begin(), bank.epochs.end(),
+                                                    [a](const Epoch& e) { return e.close <= a; });
   for (auto i = static_cast<std::size_t>(first_open - bank.epochs.begin()); i < bank.epochs.size();
        ++i) {
     Epoch& e = bank.epochs[i];
     if (p_.scheduler == Scheduler::Fcfs && (i + 1 != bank.epochs.size() || e.pre != kNever)) continue;
     if (e.row != req.row) continue;
-    const Tick hi = close_bound(rank, e);
+    const Tick hi = e.close;
     if (hi <= a) continue;
     const Tick lo = std::max(a, e.act + p_.tRCD);
     Tick& no_hit_from = e.no_hit_from[req.op == Op::Read ? 0 : 1];
@@ -489,9 +494,10 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   }
   Tick act = kNever;
   Tick col = kNever;
+  Window next;
   for (int step = 0; step < kMaxSteps && col == kNever; ++step) {
     act = find_activate(ch, rank, group, lo);
-    const Window next = window_after(rank, act);
+    next = window_after(rank, act);
     col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start);
     if (col == kNever) lo = next.end;  // no room before the next refresh: after it
   }
@@ -502,13 +508,13 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   }
   if (pre != kNever) {
     ch.commands.book(pre);
-    prev->pre = pre;
+    prev->pre = prev->close = pre;
     r.precharge = pre;
   }
   ch.commands.book(act);
   rank.acts.insert(act, group);
   rank.last_act = std::max(rank.last_act, act);
-  bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS});
+  bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS, next.start});
   r.activate = act;
   commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, r);
   return finish(bank.epochs.back());
@@ -531,7 +537,7 @@ void TimingEngine::retire(Tick now) {
       rank.reads.erase_front_while(before_h);
       rank.writes.erase_front_while([h](const auto& e) { return e.second.data_end < h; });
       for (Bank& bank : rank.banks)
-        while (bank.epochs.size() > 1 && close_bound(rank, bank.epochs.front()) < h)
+        while (bank.epochs.size() > 1 && bank.epochs.front().close < h)
           bank.epochs.pop_front();
     }
   }
