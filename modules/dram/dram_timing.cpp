@@ -254,7 +254,9 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   no_progress("an activate slot");
 }
 
-Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds,
+// Inlined into its one caller, the column search's loop: a call per step costs more than its
+// common case (two neighbour checks).
+__attribute__((always_inline)) inline Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds,
                                   Tick lat, unsigned rank_index, unsigned group, Op op,
                                   Tick limit) const {
   // Every move below skips only starts that break the spacing to some burst, so the first start

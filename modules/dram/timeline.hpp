@@ -13,6 +13,10 @@
 
 namespace par::dram {
 
+// The rare branch of a hot inline function: kept out of line so that the common case stays a few
+// instructions without a stack frame.
+#define PAR_DRAM_COLD __attribute__((noinline, cold))
+
 // std::partition_point (the first element for which `before`, true on a prefix, is false), found
 // by galloping from the back: the engine asks mostly about times near its latest reservations, so
 // this takes a few steps where a binary search over the whole backlog takes log2 of its length.
@@ -116,7 +120,7 @@ class SlotBitmap {
     return first_free_beyond(t);
   }
   // first_free() where t's word has no free slot from t on, or t is outside the words.
-  std::int64_t first_free_beyond(std::int64_t t) const {
+  PAR_DRAM_COLD std::int64_t first_free_beyond(std::int64_t t) const {
     for (;;) {
       std::int64_t s = t >> 1;
       std::int64_t w = (s >> 6) - base_;
@@ -165,7 +169,7 @@ class SlotBitmap {
   void add_far(std::int64_t t) { far_.insert(std::upper_bound(far_.begin(), far_.end(), t), t); }
   // A booking outside the words: they grow (at either end) to hold it, or it goes to far_. No
   // far_ booking ever lies within the words' span (those move into the words as they grow).
-  void book_outside(std::int64_t t) {
+  PAR_DRAM_COLD void book_outside(std::int64_t t) {
     const std::int64_t w = t >> 1 >> 6;
     if (words_.empty()) base_ = w;
     const std::int64_t first = std::min(w, base_);
