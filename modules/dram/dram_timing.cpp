@@ -196,6 +196,11 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   Tick x = align_to_clock(lo);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
+  // x only moves forward: the activates are searched once, then walked by two cursors (the first
+  // within tRRD of x, the first within tFAW of x).
+  const auto acts_end = rank.acts.end();
+  auto rrd_from = rank.acts.lower_bound(x - std::max(rrd_max - 1, p_.tFAW));
+  auto faw_from = rrd_from;
   for (int step = 0; step < kMaxSteps; ++step) {
     if (p_.refresh) {
       const Window in = window_at(rank, x);
@@ -216,8 +221,8 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
     }
     Tick move = -1;
     // tRRD against activates on both sides (an ACT may go into a gap before later ones).
-    for (auto it = rank.acts.lower_bound(x - rrd_max + 1);
-         it != rank.acts.end() && it->first < x + rrd_max; ++it) {
+    while (rrd_from != acts_end && rrd_from->first < x - rrd_max + 1) ++rrd_from;
+    for (auto it = rrd_from; it != acts_end && it->first < x + rrd_max; ++it) {
       const Tick rrd = (p_.bank_groups > 1 && it->second == group) ? p_.tRRD_L : p_.tRRD;
       const Tick d = it->first > x ? it->first - x : x - it->first;
       if (d < rrd) move = std::max(move, it->first + rrd);
@@ -229,9 +234,10 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
     // tFAW: every five consecutive activates (with x among them) span at least tFAW. Only the
     // activates within tFAW of x can be in a window too short; fewer than four of them cannot.
     if (p_.tFAW > 0) {
-      const auto first = rank.acts.upper_bound(x - p_.tFAW);
+      while (faw_from != acts_end && faw_from->first <= x - p_.tFAW) ++faw_from;
+      const auto first = faw_from;
       auto last = first;
-      while (last != rank.acts.end() && last->first < x + p_.tFAW) ++last;
+      while (last != acts_end && last->first < x + p_.tFAW) ++last;
       const std::ptrdiff_t n = last - first;
       if (n >= 4) {
         // The activates with x inserted before those at or after it: element k of that list.
@@ -538,9 +544,11 @@ void TimingEngine::retire(Tick now) {
       rank.acts.erase_front_while(before_h);
       rank.reads.erase_front_while(before_h);
       rank.writes.erase_front_while([h](const auto& e) { return e.second.data_end < h; });
-      for (Bank& bank : rank.banks)
-        while (bank.epochs.size() > 1 && bank.epochs.front().close < h)
-          bank.epochs.pop_front();
+      for (Bank& bank : rank.banks) {
+        std::size_t n = 0;
+        while (n + 1 < bank.epochs.size() && bank.epochs[n].close < h) ++n;
+        if (n != 0) bank.epochs.drop_front(n);
+      }
     }
   }
 }

@@ -78,8 +78,10 @@ class RetiringVector {
   void insert(std::size_t pos, T x) {
     items_.insert(items_.begin() + static_cast<std::ptrdiff_t>(head_ + pos), std::move(x));
   }
-  void pop_front() {
-    ++head_;
+  void pop_front() { drop_front(1); }
+  // Retires the first n live items.
+  void drop_front(std::size_t n) {
+    head_ += n;
     if (head_ == items_.size()) {
       items_.clear();
       head_ = 0;
@@ -229,7 +231,9 @@ class Timeline {
   // Drops entries from the front while `pred(entry)` holds.
   template <class Pred>
   void erase_front_while(Pred pred) {
-    while (!entries_.empty() && pred(entries_.front())) entries_.pop_front();
+    std::size_t n = 0;
+    while (n < entries_.size() && pred(entries_[n])) ++n;
+    if (n != 0) entries_.drop_front(n);
   }
 
  private:
