@@ -320,7 +320,7 @@ __attribute__((always_inline)) inline Tick TimingEngine::first_data_fit(const Ch
 }
 
 Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned rank_index,
-                               unsigned group, Op op, Tick lo, Tick hi) const {
+                               unsigned group, Op op, Tick lo, Tick hi, std::size_t& data_pos) const {
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
   Tick c = align_to_clock(lo);
@@ -387,13 +387,15 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
       c = align_to_clock(move);
       continue;
     }
+    // The data fit left its cursor on the first burst that starts after c + lat.
+    data_pos = static_cast<std::size_t>(burst - ch.data.begin());
     return c;
   }
   no_progress("a column slot");
 }
 
 void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group,
-                                 Epoch& e, Op op, Tick column, BurstResult& result) {
+                                 Epoch& e, Op op, Tick column, std::size_t data_pos, BurstResult& result) {
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
   ch.commands.book(column);
@@ -406,7 +408,7 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, u
       ch.dense_first = last;
     ch.dense_last = ds;
   }
-  ch.data.insert(ds, b);
+  ch.data.insert_at(data_pos, ds, b);
   if (op == Op::Read)
     rank.reads.insert(column, group);
   else
@@ -468,13 +470,14 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     const Tick lo = std::max(a, e.act + p_.tRCD);
     Tick& no_hit_from = e.no_hit_from[req.op == Op::Read ? 0 : 1];
     if (lo >= no_hit_from) continue;
-    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi);
+    std::size_t data_pos = 0;
+    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi, data_pos);
     if (c == kNever) {
       no_hit_from = lo;  // lower than before (else the search would not have been made)
       continue;
     }
     r.outcome = RowOutcome::Hit;
-    commit_column(ch, rank, req.rank, group, e, req.op, c, r);
+    commit_column(ch, rank, req.rank, group, e, req.op, c, data_pos, r);
     return finish(e);
   }
 
@@ -503,10 +506,11 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   Tick act = kNever;
   Tick col = kNever;
   Window next;
+  std::size_t data_pos = 0;
   for (int step = 0; step < kMaxSteps && col == kNever; ++step) {
     act = find_activate(ch, rank, group, lo);
     next = window_after(rank, act);
-    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start);
+    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start, data_pos);
     if (col == kNever) lo = next.end;  // no room before the next refresh: after it
   }
   if (col == kNever) no_progress("an activation");
@@ -524,7 +528,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   rank.last_act = std::max(rank.last_act, act);
   bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS, next.start});
   r.activate = act;
-  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, r);
+  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
   return finish(bank.epochs.back());
 }
 

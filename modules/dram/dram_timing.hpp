@@ -202,12 +202,14 @@ class TimingEngine {
   // starts after ds, moved forward with ds.
   Tick first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds, Tick lat,
                       unsigned rank_index, unsigned group, Op op, Tick limit) const;
+  // The earliest column command in [lo, hi - column_to_precharge(op)], or kNever. `data_pos`: where
+  // its data burst goes in the channel's data timeline (after every burst starting at or before it).
   Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
-                   Tick lo, Tick hi) const;
+                   Tick lo, Tick hi, std::size_t& data_pos) const;
   Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;
   Tick find_precharge(const Channel& ch, Tick lo, Tick hi) const;
   void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
-                     Tick column, BurstResult& result);
+                     Tick column, std::size_t data_pos, BurstResult& result);
 
   const Window& next_window(const Rank& rank, Tick t) const;  // refresh on
   Window window_at(const Rank& rank, Tick t) const;

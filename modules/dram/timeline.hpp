@@ -199,7 +199,12 @@ class SlotBitmap {
 template <class V>
 class Timeline {
  public:
-  using Entry = std::pair<std::int64_t, V>;
+  // A plain aggregate, not a std::pair (whose assignment is user-provided): inserting before the
+  // end moves the entries after it with one memmove instead of one assignment each.
+  struct Entry {
+    std::int64_t first;
+    V second;
+  };
   using const_iterator = const Entry*;
 
   const_iterator begin() const { return entries_.begin(); }
@@ -223,11 +228,13 @@ class Timeline {
   // Keeps the order (after entries with the same tick).
   void insert(std::int64_t t, V v) {
     if (entries_.empty() || entries_.back().first <= t) {
-      entries_.push_back(Entry(t, std::move(v)));
+      entries_.push_back(Entry{t, std::move(v)});
       return;
     }
-    entries_.insert(static_cast<std::size_t>(upper_bound(t) - begin()), Entry(t, std::move(v)));
+    entries_.insert(static_cast<std::size_t>(upper_bound(t) - begin()), Entry{t, std::move(v)});
   }
+  // insert() where the caller knows the position: `pos` is upper_bound(t) - begin().
+  void insert_at(std::size_t pos, std::int64_t t, V v) { entries_.insert(pos, Entry{t, std::move(v)}); }
   // Drops entries from the front while `pred(entry)` holds.
   template <class Pred>
   void erase_front_while(Pred pred) {
