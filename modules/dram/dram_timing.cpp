@@ -114,11 +114,6 @@ std::uint64_t TimingEngine::refreshes_until(Tick t) const {
 
 // --- helpers ---------------------------------------------------------------------------------
 
-Tick TimingEngine::close_bound(const Rank& rank, const Epoch& e) const {
-  if (e.pre != kNever) return e.pre;
-  return window_after(rank, e.act).start;  // kNever without refresh
-}
-
 Tick TimingEngine::data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group,
                                 Op b_op) const {
   if (a.rank == b_rank && a.op == b_op) {
@@ -140,12 +135,22 @@ Tick TimingEngine::admit(Channel& ch, Tick arrival) const {
   // over both sorted lists that jumps over the ends that cannot free enough entries.
   // A stretch over which the queue is known to be full is skipped at once: its end is an end time
   // (a candidate) and no time inside it can be.
+  if (ch.queue.size() < p_.queue_depth) return arrival;
   const bool in_full = arrival >= ch.full_from && arrival < ch.full_until;
   const Tick from = in_full ? ch.full_from : arrival;
   Tick t = in_full ? ch.full_until : arrival;
   // Entries ending after t bound the number held, and they are the queue's tail (sorted by end):
   // fewer than queue_depth of them is the fast case, which needs no search.
-  if (ch.queue.size() < p_.queue_depth || ch.queue[ch.queue.size() - p_.queue_depth].end <= t) return t;
+  const Tick depth_end = ch.queue[ch.queue.size() - p_.queue_depth].end;  // the queue_depth-th latest
+  if (depth_end <= t) return t;
+  // Every entry admitted at or before t (arrivals in time order, admitted in turn as entries free,
+  // the common case): all of them are held at any time from t until they end, so fewer than
+  // queue_depth are held exactly from the queue_depth-th latest end on.
+  if (ch.latest_admission <= t) {
+    ch.full_from = from;
+    ch.full_until = depth_end;
+    return depth_end;
+  }
   // Arrivals come mostly in time order: the points found last time are near.
   auto end = partition_point_near(ch.queue.begin(), ch.queue.end(),
                                   ch.queue.begin() + static_cast<std::ptrdiff_t>(std::min(ch.queue_hint, ch.queue.size())),
@@ -191,6 +196,11 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   Tick x = align_to_clock(lo);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
+  // x only moves forward: the activates are searched once, then walked by two cursors (the first
+  // within tRRD of x, the first within tFAW of x).
+  const auto acts_end = rank.acts.end();
+  auto rrd_from = rank.acts.lower_bound(x - std::max(rrd_max - 1, p_.tFAW));
+  auto faw_from = rrd_from;
   for (int step = 0; step < kMaxSteps; ++step) {
     if (p_.refresh) {
       const Window in = window_at(rank, x);
@@ -211,8 +221,8 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
     }
     Tick move = -1;
     // tRRD against activates on both sides (an ACT may go into a gap before later ones).
-    for (auto it = rank.acts.lower_bound(x - rrd_max + 1);
-         it != rank.acts.end() && it->first < x + rrd_max; ++it) {
+    while (rrd_from != acts_end && rrd_from->first < x - rrd_max + 1) ++rrd_from;
+    for (auto it = rrd_from; it != acts_end && it->first < x + rrd_max; ++it) {
       const Tick rrd = (p_.bank_groups > 1 && it->second == group) ? p_.tRRD_L : p_.tRRD;
       const Tick d = it->first > x ? it->first - x : x - it->first;
       if (d < rrd) move = std::max(move, it->first + rrd);
@@ -224,9 +234,10 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
     // tFAW: every five consecutive activates (with x among them) span at least tFAW. Only the
     // activates within tFAW of x can be in a window too short; fewer than four of them cannot.
     if (p_.tFAW > 0) {
-      const auto first = rank.acts.upper_bound(x - p_.tFAW);
+      while (faw_from != acts_end && faw_from->first <= x - p_.tFAW) ++faw_from;
+      const auto first = faw_from;
       auto last = first;
-      while (last != rank.acts.end() && last->first < x + p_.tFAW) ++last;
+      while (last != acts_end && last->first < x + p_.tFAW) ++last;
       const std::ptrdiff_t n = last - first;
       if (n >= 4) {
         // The activates with x inserted before those at or after it: element k of that list.
@@ -249,7 +260,9 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
   no_progress("an activate slot");
 }
 
-Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds,
+// Inlined into its one caller, the column search's loop: a call per step costs more than its
+// common case (two neighbour checks).
+__attribute__((always_inline)) inline Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds,
                                   Tick lat, unsigned rank_index, unsigned group, Op op,
                                   Tick limit) const {
   // Every move below skips only starts that break the spacing to some burst, so the first start
@@ -307,7 +320,7 @@ Tick TimingEngine::first_data_fit(const Channel& ch, Timeline<Burst>::const_iter
 }
 
 Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned rank_index,
-                               unsigned group, Op op, Tick lo, Tick hi) const {
+                               unsigned group, Op op, Tick lo, Tick hi, std::size_t& data_pos) const {
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
   Tick c = align_to_clock(lo);
@@ -374,13 +387,15 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
       c = align_to_clock(move);
       continue;
     }
+    // The data fit left its cursor on the first burst that starts after c + lat.
+    data_pos = static_cast<std::size_t>(burst - ch.data.begin());
     return c;
   }
   no_progress("a column slot");
 }
 
 void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group,
-                                 Epoch& e, Op op, Tick column, BurstResult& result) {
+                                 Epoch& e, Op op, Tick column, std::size_t data_pos, BurstResult& result) {
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
   ch.commands.book(column);
@@ -393,7 +408,7 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, u
       ch.dense_first = last;
     ch.dense_last = ds;
   }
-  ch.data.insert(ds, b);
+  ch.data.insert_at(data_pos, ds, b);
   if (op == Op::Read)
     rank.reads.insert(column, group);
   else
@@ -422,16 +437,17 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
 
   auto finish = [&](Epoch& e) {
     if (p_.page_policy == PagePolicy::Closed && e.pre == kNever) {
-      const Tick pre = find_precharge(ch, e.pre_min, close_bound(rank, e));
+      const Tick pre = find_precharge(ch, e.pre_min, e.close);
       if (pre != kNever) {  // else the next refresh closes the row
         ch.commands.book(pre);
-        e.pre = pre;
+        e.pre = e.close = pre;
         r.auto_precharge = pre;
       }
     }
     ch.queue.insert(partition_point_from_back(ch.queue.begin(), ch.queue.end(), Channel::Entry::ended_by(r.data_end)),
                     Channel::Entry{r.data_end, r.admitted});
     const Tick admitted = r.admitted;
+    ch.latest_admission = std::max(ch.latest_admission, admitted);
     ch.admissions.insert(partition_point_from_back(ch.admissions.begin(), ch.admissions.end(),
                                                    [admitted](Tick x) { return x <= admitted; }),
                          admitted);
@@ -442,26 +458,26 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   //    a row that is open at its arrival even if a conflict called earlier has already reserved
   //    that row's precharge, as long as the access fits before it. FCFS: only the open row.
   // Epochs are in time order with increasing close bounds: skip those closed before arrival.
-  const auto first_open = std::partition_point(
-      bank.epochs.begin(), bank.epochs.end(),
-      [&](const Epoch& e) { return close_bound(rank, e) <= a; });
+  const auto first_open = partition_point_from_back(bank.epochs.begin(), bank.epochs.end(),
+                                                    [a](const Epoch& e) { return e.close <= a; });
   for (auto i = static_cast<std::size_t>(first_open - bank.epochs.begin()); i < bank.epochs.size();
        ++i) {
     Epoch& e = bank.epochs[i];
     if (p_.scheduler == Scheduler::Fcfs && (i + 1 != bank.epochs.size() || e.pre != kNever)) continue;
     if (e.row != req.row) continue;
-    const Tick hi = close_bound(rank, e);
+    const Tick hi = e.close;
     if (hi <= a) continue;
     const Tick lo = std::max(a, e.act + p_.tRCD);
     Tick& no_hit_from = e.no_hit_from[req.op == Op::Read ? 0 : 1];
     if (lo >= no_hit_from) continue;
-    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi);
+    std::size_t data_pos = 0;
+    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi, data_pos);
     if (c == kNever) {
       no_hit_from = lo;  // lower than before (else the search would not have been made)
       continue;
     }
     r.outcome = RowOutcome::Hit;
-    commit_column(ch, rank, req.rank, group, e, req.op, c, r);
+    commit_column(ch, rank, req.rank, group, e, req.op, c, data_pos, r);
     return finish(e);
   }
 
@@ -489,10 +505,12 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   }
   Tick act = kNever;
   Tick col = kNever;
+  Window next;
+  std::size_t data_pos = 0;
   for (int step = 0; step < kMaxSteps && col == kNever; ++step) {
     act = find_activate(ch, rank, group, lo);
-    const Window next = window_after(rank, act);
-    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start);
+    next = window_after(rank, act);
+    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start, data_pos);
     if (col == kNever) lo = next.end;  // no room before the next refresh: after it
   }
   if (col == kNever) no_progress("an activation");
@@ -502,15 +520,15 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   }
   if (pre != kNever) {
     ch.commands.book(pre);
-    prev->pre = pre;
+    prev->pre = prev->close = pre;
     r.precharge = pre;
   }
   ch.commands.book(act);
   rank.acts.insert(act, group);
   rank.last_act = std::max(rank.last_act, act);
-  bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS});
+  bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS, next.start});
   r.activate = act;
-  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, r);
+  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
   return finish(bank.epochs.back());
 }
 
@@ -530,9 +548,11 @@ void TimingEngine::retire(Tick now) {
       rank.acts.erase_front_while(before_h);
       rank.reads.erase_front_while(before_h);
       rank.writes.erase_front_while([h](const auto& e) { return e.second.data_end < h; });
-      for (Bank& bank : rank.banks)
-        while (bank.epochs.size() > 1 && close_bound(rank, bank.epochs.front()) < h)
-          bank.epochs.pop_front();
+      for (Bank& bank : rank.banks) {
+        std::size_t n = 0;
+        while (n + 1 < bank.epochs.size() && bank.epochs[n].close < h) ++n;
+        if (n != 0) bank.epochs.drop_front(n);
+      }
     }
   }
 }

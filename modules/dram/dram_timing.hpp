@@ -118,6 +118,9 @@ class TimingEngine {
     Tick act = 0;
     Tick pre = kNever;
     Tick pre_min = 0;  // earliest legal PRE: tRAS after ACT, tRTP after RD, tWR after write data
+    // The close bound: `pre`, or while that is kNever the start of the first refresh window after
+    // `act` (kNever without refresh). Kept with the epoch: the hit search and retire() ask often.
+    Tick close = kNever;
     // Per direction (read, write): the earliest start from which a row-hit search of this epoch
     // found no column slot. Reservations are only ever added and its close bound only moves
     // earlier, so a search from there or later cannot succeed either and is not made again.
@@ -164,6 +167,7 @@ class TimingEngine {
     };
     std::vector<Entry> queue;           // sorted by end
     std::vector<Tick> admissions;       // the queue's admission times, sorted
+    Tick latest_admission = -kNever;    // no entry was admitted after this
     Tick last_column = -kNever;         // FCFS: column commands in call order
     Tick last_data = -kNever;           // FCFS: start of the latest data burst
     Burst last_burst{-kNever, 0, 0, Op::Read};
@@ -191,8 +195,6 @@ class TimingEngine {
   }
   // Minimum distance from the start of data burst `a` to the start of a later burst `b`.
   Tick data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group, Op b_op) const;
-  // The close bound of an epoch: its PRE, or the start of the refresh window that closes it.
-  Tick close_bound(const Rank& rank, const Epoch& e) const;
 
   // The earliest data start >= ds (with its command lat earlier on a clock edge) that keeps the
   // data-bus spacing to the bursts on both sides; once past `limit`, some start past it (the
@@ -200,12 +202,14 @@ class TimingEngine {
   // starts after ds, moved forward with ds.
   Tick first_data_fit(const Channel& ch, Timeline<Burst>::const_iterator& next, Tick ds, Tick lat,
                       unsigned rank_index, unsigned group, Op op, Tick limit) const;
+  // The earliest column command in [lo, hi - column_to_precharge(op)], or kNever. `data_pos`: where
+  // its data burst goes in the channel's data timeline (after every burst starting at or before it).
   Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
-                   Tick lo, Tick hi) const;
+                   Tick lo, Tick hi, std::size_t& data_pos) const;
   Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;
   Tick find_precharge(const Channel& ch, Tick lo, Tick hi) const;
   void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
-                     Tick column, BurstResult& result);
+                     Tick column, std::size_t data_pos, BurstResult& result);
 
   const Window& next_window(const Rank& rank, Tick t) const;  // refresh on
   Window window_at(const Rank& rank, Tick t) const;

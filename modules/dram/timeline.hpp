@@ -13,6 +13,10 @@
 
 namespace par::dram {
 
+// The rare branch of a hot inline function: kept out of line so that the common case stays a few
+// instructions without a stack frame.
+#define PAR_DRAM_COLD __attribute__((noinline, cold))
+
 // std::partition_point (the first element for which `before`, true on a prefix, is false), found
 // by galloping from the back: the engine asks mostly about times near its latest reservations, so
 // this takes a few steps where a binary search over the whole backlog takes log2 of its length.
@@ -74,8 +78,10 @@ class RetiringVector {
   void insert(std::size_t pos, T x) {
     items_.insert(items_.begin() + static_cast<std::ptrdiff_t>(head_ + pos), std::move(x));
   }
-  void pop_front() {
-    ++head_;
+  void pop_front() { drop_front(1); }
+  // Retires the first n live items.
+  void drop_front(std::size_t n) {
+    head_ += n;
     if (head_ == items_.size()) {
       items_.clear();
       head_ = 0;
@@ -116,7 +122,7 @@ class SlotBitmap {
     return first_free_beyond(t);
   }
   // first_free() where t's word has no free slot from t on, or t is outside the words.
-  std::int64_t first_free_beyond(std::int64_t t) const {
+  PAR_DRAM_COLD std::int64_t first_free_beyond(std::int64_t t) const {
     for (;;) {
       std::int64_t s = t >> 1;
       std::int64_t w = (s >> 6) - base_;
@@ -165,7 +171,7 @@ class SlotBitmap {
   void add_far(std::int64_t t) { far_.insert(std::upper_bound(far_.begin(), far_.end(), t), t); }
   // A booking outside the words: they grow (at either end) to hold it, or it goes to far_. No
   // far_ booking ever lies within the words' span (those move into the words as they grow).
-  void book_outside(std::int64_t t) {
+  PAR_DRAM_COLD void book_outside(std::int64_t t) {
     const std::int64_t w = t >> 1 >> 6;
     if (words_.empty()) base_ = w;
     const std::int64_t first = std::min(w, base_);
@@ -193,7 +199,12 @@ class SlotBitmap {
 template <class V>
 class Timeline {
  public:
-  using Entry = std::pair<std::int64_t, V>;
+  // A plain aggregate, not a std::pair (whose assignment is user-provided): inserting before the
+  // end moves the entries after it with one memmove instead of one assignment each.
+  struct Entry {
+    std::int64_t first;
+    V second;
+  };
   using const_iterator = const Entry*;
 
   const_iterator begin() const { return entries_.begin(); }
@@ -217,15 +228,19 @@ class Timeline {
   // Keeps the order (after entries with the same tick).
   void insert(std::int64_t t, V v) {
     if (entries_.empty() || entries_.back().first <= t) {
-      entries_.push_back(Entry(t, std::move(v)));
+      entries_.push_back(Entry{t, std::move(v)});
       return;
     }
-    entries_.insert(static_cast<std::size_t>(upper_bound(t) - begin()), Entry(t, std::move(v)));
+    entries_.insert(static_cast<std::size_t>(upper_bound(t) - begin()), Entry{t, std::move(v)});
   }
+  // insert() where the caller knows the position: `pos` is upper_bound(t) - begin().
+  void insert_at(std::size_t pos, std::int64_t t, V v) { entries_.insert(pos, Entry{t, std::move(v)}); }
   // Drops entries from the front while `pred(entry)` holds.
   template <class Pred>
   void erase_front_while(Pred pred) {
-    while (!entries_.empty() && pred(entries_.front())) entries_.pop_front();
+    std::size_t n = 0;
+    while (n < entries_.size() && pred(entries_[n])) ++n;
+    if (n != 0) entries_.drop_front(n);
   }
 
  private:
