@@ -1,5 +1,6 @@
 #include "address_mapping.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <sstream>
@@ -137,11 +138,22 @@ std::string AddressMapping::parse(const std::string& order, const FieldBits& bit
                        static_cast<std::uint8_t>(p.field_shift), mask(p.bits)});
   address_bits_ = shift;
   low_column_bits_ = low_column;
+  std::array<unsigned, kFields.size()> part_count{};
+  for (const Part& p : parts_) ++part_count[static_cast<std::size_t>(p.field)];
+  contiguous_ = std::all_of(part_count.begin(), part_count.end(), [](unsigned n) { return n <= 1; });
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    field_shift_[i] = 0;
+    field_mask_[i] = 0;
+  }
+  for (const Part& p : parts_) {
+    field_shift_[static_cast<std::size_t>(p.field)] = p.address_shift;
+    field_mask_[static_cast<std::size_t>(p.field)] = mask(p.bits);
+  }
   return "";
 }
 
-Location AddressMapping::decode(std::uint64_t address) const {
-  // Runs for every burst: each part is a shift and a mask into its field's slot (no branch on the
+Location AddressMapping::decode_parts(std::uint64_t address) const {
+  // Each part is a shift and a mask into its field's slot (no branch on the
   // field, no mask computed per call).
   std::uint64_t field[kFields.size()] = {};
   for (const DecodeStep& d : decode_)

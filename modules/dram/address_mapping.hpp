@@ -57,7 +57,18 @@ class AddressMapping {
   // bits must be column bits.
   std::string parse(const std::string& order, const FieldBits& bits, std::uint64_t burst_bytes);
 
-  Location decode(std::uint64_t address) const;
+  // Inline: it runs for every burst. A mapping whose fields are each one contiguous part (the
+  // usual case) is a shift and a mask per field.
+  Location decode(std::uint64_t address) const {
+    if (!contiguous_) return decode_parts(address);
+    Location loc;
+    loc.row = field(address, Field::Row);
+    loc.rank = static_cast<unsigned>(field(address, Field::Rank));
+    loc.bank = static_cast<unsigned>(field(address, Field::Bank));
+    loc.channel = static_cast<unsigned>(field(address, Field::Channel));
+    loc.column = field(address, Field::Column);
+    return loc;
+  }
   std::uint64_t encode(const Location& loc) const;
   unsigned address_bits() const { return address_bits_; }
   // The lowest address bits that are column bits only (at least a burst's): two addresses that
@@ -74,8 +85,18 @@ class AddressMapping {
     std::uint8_t field_shift;
     std::uint64_t mask;  // the part's bits, shifted down to bit 0
   };
+  Location decode_parts(std::uint64_t address) const;  // any mapping
+  std::uint64_t field(std::uint64_t address, Field f) const {
+    const auto i = static_cast<std::size_t>(f);
+    return (address >> field_shift_[i]) & field_mask_[i];
+  }
+
   std::vector<Part> parts_;
   std::vector<DecodeStep> decode_;
+  // When every field is at most one part: its lowest address bit and its mask (0 without bits).
+  bool contiguous_ = false;
+  unsigned field_shift_[5] = {};
+  std::uint64_t field_mask_[5] = {};
   unsigned address_bits_ = 0;
   unsigned low_column_bits_ = 0;
 };

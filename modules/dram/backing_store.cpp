@@ -8,7 +8,7 @@ namespace par::dram {
 BackingStore::BackingStore(std::uint64_t capacity)
     : leaves_((capacity + kLeafPages * kPageBytes - 1) / (kLeafPages * kPageBytes)) {}
 
-BackingStore::Page& BackingStore::page(std::uint64_t n) {
+BackingStore::Page& BackingStore::allocate(std::uint64_t n) {
   std::unique_ptr<Leaf>& leaf = leaves_[n / kLeafPages];
   if (!leaf) leaf = std::make_unique<Leaf>();
   std::unique_ptr<Page>& p = (*leaf)[n % kLeafPages];
@@ -19,7 +19,7 @@ BackingStore::Page& BackingStore::page(std::uint64_t n) {
   return *p;
 }
 
-void BackingStore::read(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const {
+void BackingStore::read_pages(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const {
   while (len > 0) {
     const std::uint64_t offset = address % kPageBytes;
     const std::uint64_t n = std::min(len, kPageBytes - offset);
@@ -34,8 +34,8 @@ void BackingStore::read(std::uint64_t address, std::uint8_t* dst, std::uint64_t 
   }
 }
 
-void BackingStore::write(std::uint64_t address, const std::uint8_t* src, std::uint64_t len,
-                         const std::uint8_t* enable, std::uint64_t enable_len) {
+void BackingStore::write_pages(std::uint64_t address, const std::uint8_t* src, std::uint64_t len,
+                               const std::uint8_t* enable, std::uint64_t enable_len) {
   std::uint64_t i = 0;  // index into the transaction, for the byte-enable pattern
   while (i < len) {
     const std::uint64_t offset = address % kPageBytes;

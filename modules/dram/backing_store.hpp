@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -20,12 +21,26 @@ class BackingStore {
   // Holds the addresses [0, capacity).
   explicit BackingStore(std::uint64_t capacity);
 
-  // Copies `len` bytes at `address` into `dst` (zeros where nothing was written).
-  void read(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const;
+  // Copies `len` bytes at `address` into `dst` (zeros where nothing was written). Inline for an
+  // access within one page, as every memory transaction is.
+  void read(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const {
+    const std::uint64_t offset = address % kPageBytes;
+    if (offset + len > kPageBytes || len == 0) return read_pages(address, dst, len);
+    const Page* p = find(address / kPageBytes);
+    if (p == nullptr)
+      std::memset(dst, 0, len);
+    else
+      copy(dst, p->data() + offset, len);
+  }
   // Copies `len` bytes from `src` to `address`. With byte enables, byte i is written only when
   // enable[i % enable_len] is non-zero (TLM-2.0 semantics).
   void write(std::uint64_t address, const std::uint8_t* src, std::uint64_t len,
-             const std::uint8_t* enable = nullptr, std::uint64_t enable_len = 0);
+             const std::uint8_t* enable = nullptr, std::uint64_t enable_len = 0) {
+    const std::uint64_t offset = address % kPageBytes;
+    if (offset + len > kPageBytes || len == 0 || (enable != nullptr && enable_len != 0))
+      return write_pages(address, src, len, enable, enable_len);
+    copy(page(address / kPageBytes).data() + offset, src, len);
+  }
   std::size_t pages() const { return pages_; }
 
  private:
@@ -38,7 +53,22 @@ class BackingStore {
     const Leaf* leaf = leaves_[n / kLeafPages].get();
     return leaf != nullptr ? (*leaf)[n % kLeafPages].get() : nullptr;
   }
-  Page& page(std::uint64_t n);  // allocated (zero-filled) on first use
+  Page& page(std::uint64_t n) {  // allocated (zero-filled) on first use
+    Leaf* leaf = leaves_[n / kLeafPages].get();
+    Page* p = leaf != nullptr ? (*leaf)[n % kLeafPages].get() : nullptr;
+    return p != nullptr ? *p : allocate(n);
+  }
+  Page& allocate(std::uint64_t n);
+  void read_pages(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const;
+  void write_pages(std::uint64_t address, const std::uint8_t* src, std::uint64_t len,
+                   const std::uint8_t* enable, std::uint64_t enable_len);
+  // A 64-byte line (the usual transaction) as a fixed-size copy the compiler expands inline.
+  static void copy(std::uint8_t* dst, const std::uint8_t* src, std::uint64_t len) {
+    if (len == 64)
+      std::memcpy(dst, src, 64);
+    else
+      std::memcpy(dst, src, len);
+  }
 
   std::vector<std::unique_ptr<Leaf>> leaves_;
   std::size_t pages_ = 0;

@@ -39,12 +39,16 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
       mapping_(make_mapping(cfg_)),
       engine_(engine_params(cfg_)),
       store_(cfg_.capacity()),
+      capacity_(cfg_.capacity()),
       stats_group_(this->name()),
       stats_(stats_group_, cfg_),
       tick_ps_(1e6 / (2.0 * cfg_.clock_mhz)),
       resolution_ps_(sc_core::sc_get_time_resolution().to_seconds() * 1e12),
       // The resolution is a power of ten femtoseconds: rounding recovers it exactly.
-      units_per_ps_(1000.0 / std::round(sc_core::sc_get_time_resolution().to_seconds() * 1e15)),
+      resolution_fs_(std::round(sc_core::sc_get_time_resolution().to_seconds() * 1e15)),
+      units_per_ps_(1000.0 / resolution_fs_),
+      burst_ns_(static_cast<double>(cfg_.burst_length) * tick_ps_ * 1e-3),
+      burst_mask_(cfg_.burst_bytes() - 1),
       frontend_ticks_(static_cast<Tick>(cfg_.frontend_cycles) * 2),
       return_ticks_(static_cast<Tick>(cfg_.return_cycles) * 2),
       peq_(this, &Dram::response_due),
@@ -57,20 +61,6 @@ Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg)
 // --- time conversion --------------------------------------------------------------------------
 
 sc_time Dram::cycles(double n) const { return sc_time(n * 2 * tick_ps_, sc_core::SC_PS); }
-
-sc_time Dram::tick_time(Tick t) const {
-  // sc_time(t x tick_ps_, SC_PS) with the constructor's own rounding (x units per ps, + 0.5,
-  // truncated), inline: once per transaction.
-  const double units = static_cast<double>(t) * tick_ps_ * units_per_ps_ + 0.5;
-  return t == 0 ? sc_core::SC_ZERO_TIME : sckit::time_from_value(static_cast<std::uint64_t>(units));
-}
-
-Tick Dram::tick_at_or_after(const sc_time& t) const {
-  // One resolution unit of tolerance keeps a time that tick_time() produced (rounded to the
-  // resolution) on its own tick.
-  const double ps = static_cast<double>(t.value()) * resolution_ps_;
-  return static_cast<Tick>(std::ceil((ps - resolution_ps_) / tick_ps_));
-}
 
 // --- tracing ------------------------------------------------------------------------------------
 
@@ -193,55 +183,64 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   const unsigned len = tx.get_data_length();
   sckit::AccessRules rules;
   rules.ignore = sckit::AccessRules::Ignore::OkFirst;
-  rules.size = capacity();
+  rules.size = capacity_;
   if (const tlm::tlm_response_status s = sckit::check_access(tx, rules); s != tlm::TLM_INCOMPLETE_RESPONSE) {
     tx.set_response_status(s);
     if (s != tlm::TLM_OK_RESPONSE) ++stats_.errors;
     return arrival;
   }
-  copy_data(tx, true);
+  if (tx.get_byte_enable_ptr() != nullptr)
+    copy_data(tx, true);
+  else if (tx.is_write())
+    store_.write(address, tx.get_data_ptr(), len);
+  else
+    store_.read(address, tx.get_data_ptr(), len);
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
   const Op op = tx.is_read() ? Op::Read : Op::Write;
   if (cfg_.latency_model == LatencyModel::Fixed) {
     const sc_time completion = arrival + sc_time(cfg_.fixed_latency_ns, sc_core::SC_NS);
     record_access(op, len, arrival, completion);
-    stats_.latest.reach(completion.to_seconds() * 1e9);
+    stats_.latest.reach(ns(completion));
     return completion;
   }
 
   // Nothing before the current time can change any more: bound the engine's history (once per
   // advance of SystemC time; arrivals are never before it).
-  const Tick now_tick = tick_at_or_after(sckit::current_time()) - 1;
-  if (now_tick > retired_) {
-    engine_.retire(now_tick);
-    retired_ = now_tick;
+  if (const sc_time& now = sckit::current_time(); now.value() != retire_checked_) {
+    retire_checked_ = now.value();
+    const Tick now_tick = tick_at_or_after(now) - 1;
+    if (now_tick > retired_) {
+      engine_.retire(now_tick);
+      retired_ = now_tick;
+    }
   }
 
-  const Tick start = tick_at_or_after(arrival) + frontend_ticks_;
-  const std::uint64_t burst_bytes = cfg_.burst_bytes();
-  const double burst_ns = static_cast<double>(cfg_.burst_length) * tick_ps_ * 1e-3;
-  Tick done = start;
+  BurstRequest req;
+  req.op = op;
+  req.arrival = tick_at_or_after(arrival) + frontend_ticks_;
+  Tick done = req.arrival;
   // Split at burst boundaries (row and channel boundaries are burst boundaries too); the bursts
   // are scheduled in address order, all arriving together. A burst whose address differs from the
   // last decoded one only in low column bits has its location (a line's bursts usually do).
   const unsigned column_bits = mapping_.low_column_bits();
+  const std::uint64_t end = address + len;
   std::uint64_t decoded = address;
-  Location loc = mapping_.decode(address);
-  for (std::uint64_t a = address; a < address + len;) {
-    const std::uint64_t next = std::min<std::uint64_t>(address + len, (a / burst_bytes + 1) * burst_bytes);
-    if ((a ^ decoded) >> column_bits != 0) {
-      loc = mapping_.decode(a);
-      decoded = a;
-    }
-    BurstRequest req;
+  const auto locate = [&req, this](std::uint64_t a) {
+    const Location loc = mapping_.decode(a);
     req.channel = loc.channel;
     req.rank = loc.rank;
     req.bank = loc.bank;
     req.row = loc.row;
-    req.op = op;
-    req.arrival = start;
+  };
+  locate(address);
+  for (std::uint64_t a = address; a < end;) {
+    const std::uint64_t next = std::min(end, (a | burst_mask_) + 1);
+    if ((a ^ decoded) >> column_bits != 0) {
+      locate(a);
+      decoded = a;
+    }
     const BurstResult res = engine_.schedule(req);
-    stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns);
+    stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns_);
     if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
     done = std::max(done, res.data_end);
     a = next;
@@ -253,7 +252,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   if (done > latest_tick_) {
     // Both advance by increments, so they stay right after a statistics reset (warm-up) and in
     // differences.
-    stats_.latest.reach(completion.to_seconds() * 1e9);
+    stats_.latest.reach(ns(completion));
     const std::uint64_t refreshes = engine_.refreshes_until(done);
     stats_.refreshes += refreshes - refreshes_seen_;
     refreshes_seen_ = refreshes;
@@ -261,13 +260,6 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     if (tracing_) trace_refreshes(done);
   }
   return completion;
-}
-
-void Dram::record_access(Op op, unsigned len, const sc_time& arrival, const sc_time& completion) {
-  const double latency_ns = (completion - arrival).to_seconds() * 1e9;
-  stats_.latency.sample(latency_ns);
-  stats_.transfers.count(op == Op::Write, len);
-  (op == Op::Read ? stats_.read_latency : stats_.write_latency).sample(latency_ns);
 }
 
 void Dram::b_transport(int, tlm::tlm_generic_payload& tx, sc_time& delay) {

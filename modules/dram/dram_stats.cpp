@@ -25,7 +25,11 @@ DramChannelStats::DramChannelStats(simkit::StatGroup& g)
       row_conflicts(g.counter("row_conflicts", "bursts",
                               "Bursts that found another row open (PRE + ACT)")),
       activates(g.counter("activates", "commands", "ACT commands")),
-      busy_ns(g.real("busy_ns", "ns", "Data-bus time of this channel's bursts")) {}
+      busy_ns(g.real("busy_ns", "ns", "Data-bus time of this channel's bursts")),
+      outcome{&row_hits, &row_misses, &row_conflicts} {
+  static_assert(static_cast<int>(RowOutcome::Hit) == 0 && static_cast<int>(RowOutcome::Miss) == 1 &&
+                static_cast<int>(RowOutcome::Conflict) == 2);
+}
 
 DramBankStats::DramBankStats(simkit::StatGroup& g)
     : bursts(g.counter("bursts", "bursts", "Bursts to this bank")),
@@ -57,6 +61,7 @@ DramStats::DramStats(simkit::StatGroup& g, const DramConfig& c)
                                   latency_buckets())),
       write_latency(g.distribution("write_latency", "ns",
                                    "Write latency, arrival to last data beat", latency_buckets())),
+      outcome_{&row_hits, &row_misses, &row_conflicts},
       ranks_(c.ranks),
       banks_per_rank_(c.banks) {
   g.formula("avg_latency", "ns", "Mean transaction latency",
@@ -83,42 +88,10 @@ DramStats::DramStats(simkit::StatGroup& g, const DramConfig& c)
   }
 }
 
-void DramStats::burst(const BurstRequest& req, const BurstResult& res, unsigned bytes,
-                      double burst_ns) {
-  DramChannelStats& ch = channels_[req.channel];
-  DramBankStats* bank =
-      banks_.empty() ? nullptr
-                     : &banks_[(std::size_t{req.channel} * ranks_ + req.rank) * banks_per_rank_ + req.bank];
-  ++bursts;
-  ++ch.bursts;
-  ch.bytes += bytes;
-  ch.busy_ns += burst_ns;
-  busy_ns += burst_ns;
-  if (bank != nullptr) ++bank->bursts;
-  switch (res.outcome) {
-    case RowOutcome::Hit:
-      ++row_hits;
-      ++ch.row_hits;
-      if (bank != nullptr) ++bank->row_hits;
-      break;
-    case RowOutcome::Miss:
-      ++row_misses;
-      ++ch.row_misses;
-      if (bank != nullptr) ++bank->row_misses;
-      break;
-    case RowOutcome::Conflict:
-      ++row_conflicts;
-      ++ch.row_conflicts;
-      if (bank != nullptr) ++bank->row_conflicts;
-      break;
-  }
-  if (res.activate != kNever) {
-    ++activates;
-    ++ch.activates;
-  }
-  if (res.precharge != kNever) ++precharges;
-  if (res.auto_precharge != kNever) ++precharges;
-  if (res.admitted > req.arrival) ++queue_stalls;
+void DramStats::bank_burst(const BurstRequest& req, std::size_t outcome) {
+  DramBankStats& bank = banks_[(std::size_t{req.channel} * ranks_ + req.rank) * banks_per_rank_ + req.bank];
+  ++bank.bursts;
+  ++*(outcome == 0 ? &bank.row_hits : outcome == 1 ? &bank.row_misses : &bank.row_conflicts);
 }
 
 }  // namespace par::dram

@@ -19,6 +19,7 @@ struct DramChannelStats {
   simkit::Counter& row_conflicts;
   simkit::Counter& activates;
   simkit::Real& busy_ns;
+  simkit::Counter* outcome[3];  // row_hits, row_misses, row_conflicts by RowOutcome
 };
 
 struct DramBankStats {
@@ -33,8 +34,26 @@ class DramStats {
  public:
   DramStats(simkit::StatGroup& group, const DramConfig& resolved);
 
-  // One burst as the engine scheduled it; `burst_ns` is its data-bus time.
-  void burst(const BurstRequest& req, const BurstResult& res, unsigned bytes, double burst_ns);
+  // One burst as the engine scheduled it; `burst_ns` is its data-bus time. Inline: it runs for
+  // every burst.
+  void burst(const BurstRequest& req, const BurstResult& res, unsigned bytes, double burst_ns) {
+    DramChannelStats& ch = channels_[req.channel];
+    ++bursts;
+    ++ch.bursts;
+    ch.bytes += bytes;
+    ch.busy_ns += burst_ns;
+    busy_ns += burst_ns;
+    const auto outcome = static_cast<std::size_t>(res.outcome);
+    ++*outcome_[outcome];
+    ++*ch.outcome[outcome];
+    if (res.activate != kNever) {
+      ++activates;
+      ++ch.activates;
+    }
+    precharges += static_cast<unsigned>(res.precharge != kNever) + static_cast<unsigned>(res.auto_precharge != kNever);
+    queue_stalls += static_cast<unsigned>(res.admitted > req.arrival);
+    if (!banks_.empty()) bank_burst(req, outcome);
+  }
 
   simkit::TransferCounters transfers;  // reads, writes, read_bytes, write_bytes
   simkit::Counter& bursts;
@@ -54,6 +73,9 @@ class DramStats {
   simkit::Distribution& write_latency;
 
  private:
+  void bank_burst(const BurstRequest& req, std::size_t outcome);  // dram.bank_stats
+
+  simkit::Counter* outcome_[3];  // row_hits, row_misses, row_conflicts by RowOutcome
   std::vector<DramChannelStats> channels_;
   std::vector<DramBankStats> banks_;  // empty unless dram.bank_stats
   unsigned ranks_, banks_per_rank_;

@@ -137,18 +137,44 @@ Distribution::Distribution(StatGroup& group, std::string name, std::string unit,
                            Format format, Buckets buckets)
     : Stat(group, std::move(name), std::move(unit), std::move(desc), format, Kind::Distribution),
       bounds_(std::move(buckets.bounds)),
-      buckets_(bounds_.empty() ? 0 : bounds_.size() - 1, 0) {}
+      buckets_(bounds_.empty() ? 0 : bounds_.size() - 1, 0) {
+  if (bounds_.size() < 2) return;
+  double narrowest = bounds_[1] - bounds_[0];
+  for (std::size_t i = 1; i + 1 < bounds_.size(); ++i) narrowest = std::min(narrowest, bounds_[i + 1] - bounds_[i]);
+  const double cells = std::ceil((bounds_.back() - bounds_.front()) / narrowest);
+  constexpr double kMaxCells = 4096;
+  if (!(narrowest > 0) || !(cells <= kMaxCells)) return;  // also infinite or NaN widths
+  grid_lo_ = bounds_.front();
+  grid_hi_ = bounds_.back();
+  grid_scale_ = 1.0 / narrowest;
+  grid_.resize(static_cast<std::size_t>(cells) + 1);
+  for (std::size_t c = 0; c < grid_.size(); ++c) {
+    const double edge = bounds_.front() + static_cast<double>(c) * narrowest;
+    const auto it = std::upper_bound(bounds_.begin(), bounds_.end(), edge);
+    grid_[c] = static_cast<std::uint32_t>(
+        std::min<std::size_t>(static_cast<std::size_t>(it - bounds_.begin()), buckets_.size()) - 1);
+  }
+}
 
 void Distribution::sample_bucket(double value, std::uint64_t times) {
-  if (value < bounds_.front()) {
+  const std::size_t where = locate_search(value);
+  if (where < buckets_.size()) {
+    last_ = where;
+    buckets_[where] += times;
+  } else if (where == kUnderflow) {
     underflow_ += times;
-  } else if (value < bounds_.back()) {
-    const auto it = std::upper_bound(bounds_.begin(), bounds_.end(), value);
-    last_ = static_cast<std::size_t>(it - bounds_.begin()) - 1;
-    buckets_[last_] += times;
   } else {
-    overflow_ += times;  // and NaN, which no bucket holds
+    overflow_ += times;
   }
+}
+
+std::size_t Distribution::locate_search(double value) const {
+  if (bounds_.empty()) return kNoBuckets;
+  if (value < bounds_.front()) return kUnderflow;
+  if (!(value < bounds_.back())) return kOverflow;  // and NaN, which no bucket holds
+  if (!grid_.empty()) return locate(value);
+  const auto it = std::upper_bound(bounds_.begin(), bounds_.end(), value);
+  return static_cast<std::size_t>(it - bounds_.begin()) - 1;
 }
 
 double Distribution::min() const noexcept { return count_ == 0 ? kNaN : min_; }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -204,6 +205,56 @@ TEST(StatsDistribution, BucketsDoNotDependOnTheOrderOfSamples) {
   d.sample(std::nan(""));
   EXPECT_EQ(d.bucket_counts(), expected);
   EXPECT_EQ(d.overflow(), over + 1);
+}
+
+// locate() (the grid of edges buckets, the binary search of log2 buckets) gives upper_bound's
+// bucket for every value, and sample_at() of its answer is sample(): the same document.
+TEST(StatsDistribution, LocateIsTheBucketSearchAndSampleAtIsSample) {
+  const std::vector<std::vector<double>> layouts{
+      {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 175, 200, 250, 300, 400, 500, 750, 1000, 1500,
+       2000, 5000, 10000},
+      {-1.5, 0.1, 0.2, 0.30000000000000004, 7, 1e3},
+  };
+  for (const std::vector<double>& edges : layouts) {
+    StatGroup g("g");
+    Distribution& d = g.distribution("d", "ns", "located", Buckets::edges(edges));
+    Distribution& same = g.distribution("same", "ns", "sampled", Buckets::edges(edges));
+    std::vector<double> values{std::nan(""), -1e300, 1e300, edges.front(), edges.back()};
+    for (const double e : edges)
+      for (double v = e, below = e, k = 0; k < 3; ++k) {
+        values.push_back(v = std::nextafter(v, 1e308));
+        values.push_back(below = std::nextafter(below, -1e308));
+        values.push_back(e);
+      }
+    for (double v = edges.front() - 3; v < edges.back() + 3; v += (edges.back() - edges.front()) / 997.3) values.push_back(v);
+    for (const double v : values) {
+      const std::size_t where = d.locate(v);
+      std::size_t expected = Distribution::kOverflow;
+      if (v < edges.front()) expected = Distribution::kUnderflow;
+      else if (v < edges.back())
+        expected = static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin()) - 1;
+      ASSERT_EQ(where, expected) << "value " << v;
+      d.sample_at(v, where);
+      same.sample(v);
+    }
+    const Json a = g.to_json();
+    Json located = a["d"], sampled = a["same"];
+    located.erase("desc");
+    sampled.erase("desc");
+    EXPECT_EQ(located.dump(), sampled.dump());
+  }
+  StatGroup g("g");
+  Distribution& log = g.distribution("log", "ns", "log2", Buckets::log2(40));
+  EXPECT_EQ(log.locate(0.5), 0u);
+  EXPECT_EQ(log.locate(3), 2u);
+  EXPECT_EQ(log.locate(std::ldexp(1.0, 38)), 39u);
+  EXPECT_EQ(log.locate(std::ldexp(1.0, 39)), Distribution::kOverflow);
+  EXPECT_EQ(log.locate(-1), Distribution::kUnderflow);
+  Distribution& none = g.distribution("none", "ns", "no buckets");
+  EXPECT_EQ(none.locate(1), Distribution::kNoBuckets);
+  none.sample_at(4, none.locate(4));
+  EXPECT_EQ(none.count(), 1u);
+  EXPECT_EQ(none.sum(), 4.0);
 }
 
 TEST(StatsFormula, ViewReachesSubgroupsFormulasAndDistributionFields) {

@@ -42,6 +42,34 @@ TEST(BackingStore, AccessesAcrossPagesAndLeaves) {
   EXPECT_EQ(s.pages(), 4u);
 }
 
+// A line (64 bytes) and other lengths within one page: the inline path copies exactly the bytes
+// asked for; nothing at the end of the capacity allocates or reads beyond it.
+TEST(BackingStore, AccessesWithinOnePage) {
+  const std::uint64_t capacity = 512 * kPage;  // one leaf
+  BackingStore s(capacity);
+  std::vector<std::uint8_t> line(64), back(66, 0xAA);
+  for (std::size_t i = 0; i < line.size(); ++i) line[i] = static_cast<std::uint8_t>(i + 1);
+  s.read(kPage + 64, back.data() + 1, 64);
+  EXPECT_EQ(back, [] {
+    std::vector<std::uint8_t> v(66, 0);
+    v.front() = v.back() = 0xAA;
+    return v;
+  }());
+  s.write(kPage + 64, line.data(), line.size());
+  s.write(kPage + 200, line.data(), 5);
+  EXPECT_EQ(s.pages(), 1u);
+  s.read(kPage + 64, back.data() + 1, 64);
+  EXPECT_EQ(back.front(), 0xAA);
+  EXPECT_EQ(back.back(), 0xAA);
+  EXPECT_EQ(std::vector<std::uint8_t>(back.begin() + 1, back.end() - 1), line);
+  std::vector<std::uint8_t> seven(7, 0xAA);
+  s.read(kPage + 199, seven.data(), seven.size());
+  EXPECT_EQ(seven, (std::vector<std::uint8_t>{0, 1, 2, 3, 4, 5, 0}));
+  s.write(capacity, line.data(), 0);
+  s.read(capacity, back.data(), 0);
+  EXPECT_EQ(s.pages(), 1u);
+}
+
 TEST(BackingStore, ByteEnablesRepeatOverTheData) {
   BackingStore s(1 << 20);
   std::vector<std::uint8_t> data{1, 2, 3, 4, 5, 6};

@@ -2,7 +2,9 @@
 // scheduling policy, the approximately-timed path and the statistics.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -617,6 +619,37 @@ TEST(DramModule, ReturnCyclesComeAfterTheLastBeatAndHoldNoQueueEntry) {
     EXPECT_EQ(first, d.cycles(31));
     EXPECT_EQ(second, d.cycles(57));
     EXPECT_EQ(stat(d, "queue_stalls"), 1);
+  });
+}
+
+// The statistics in ns come from Dram::ns(), which must be sc_time::to_seconds() * 1e9 to the
+// last bit (the latency means and histograms of stats.json depend on it), and the engine's ticks
+// round to the same times both ways.
+TEST(DramModule, NsIsToSecondsTimesABillionToTheLastBit) {
+  par::testing::run_isolated([] {
+    Dram d("dram", preset_config(Preset::Lpddr3_1866));
+    std::uint64_t x = 99;
+    std::vector<std::uint64_t> values{0, 1, 999, 1000, 1001, 123456789, (std::uint64_t{1} << 53) + 1,
+                                      ~std::uint64_t{0}};
+    for (int i = 0; i < 100000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      values.push_back(x >> (x % 50));
+    }
+    for (const std::uint64_t v : values) {
+      const sc_time t = sc_time::from_value(v);
+      const double expected = t.to_seconds() * 1e9, got = d.ns(t);
+      ASSERT_EQ(std::memcmp(&expected, &got, sizeof(double)), 0) << v;
+    }
+    // A tick's time maps back to the tick; times in between go to the next tick, never back.
+    Tick last = 0;
+    for (std::uint64_t v = 0; v < 200000; v += 13) {
+      const Tick t = d.tick_at_or_after(sc_time::from_value(v));
+      ASSERT_GE(t, last) << v;
+      ASSERT_LE(t, last + 1) << v;
+      ASSERT_GE(d.tick_time(t).value() + 1, v) << v;
+      ASSERT_EQ(d.tick_at_or_after(d.tick_time(t)), t) << v;
+      last = t;
+    }
   });
 }
 
