@@ -82,11 +82,11 @@ class LineInitiator : public sc_core::sc_module {
 
   void run() {
     const std::uint64_t quantum = sc_core::sc_time(b_.quantum_ns, sc_core::SC_NS).value();
-    // The streams by (ready time, index) in a binary min-heap: the top is the stream min_element
-    // over the ready times would pick (earliest, lowest index on a tie). Each access replaces the
-    // top by the same stream's next ready time: one sift-down, no pop and push.
-    std::vector<Ready> ready;
-    for (unsigned s = 0; s < b_.streams; ++s) ready.emplace_back(0, s);  // a heap already
+    // The streams' ready times in a binary min-heap: the top is the earliest. Streams differ in
+    // nothing but their ready time, so which of two equally ready streams issues does not change
+    // any access: the heap holds times only. Each access replaces the top by the same stream's
+    // next ready time (replace_top).
+    std::vector<std::uint64_t> ready(b_.streams, 0);  // a heap already
     tlm::tlm_generic_payload p;
     p.set_data_ptr(data_.data());
     p.set_data_length(line_);
@@ -96,7 +96,7 @@ class LineInitiator : public sc_core::sc_module {
     std::uint64_t until_write = b_.write_every;
     for (std::uint64_t i = 0; i < b_.accesses; ++i) {
       // Times as resolution units: integer arithmetic, no sc_time conversions.
-      const std::uint64_t at = ready.front().first;
+      const std::uint64_t at = ready.front();
       if (at > par::sckit::current_time().value() + quantum)
         wait(par::sckit::time_from_value(at - par::sckit::current_time().value()));
       const std::uint64_t now = par::sckit::current_time().value();
@@ -112,21 +112,27 @@ class LineInitiator : public sc_core::sc_module {
       out->b_transport(p, delay);
       if (!p.is_response_ok()) ++errors_;
       const std::uint64_t done = now + delay.value();
-      replace_top(ready, Ready(done, ready.front().second));
+      replace_top(ready, done);
       end_ = std::max(end_, done);
     }
   }
 
-  using Ready = std::pair<std::uint64_t, unsigned>;  // (time in resolution units, stream)
-  static void replace_top(std::vector<Ready>& heap, const Ready& v) {
+  // Bottom-up: the hole left by the top moves down along the smaller children to a leaf (one
+  // comparison per level), then `v` rises from there; a completion is usually later than most
+  // ready times, so it seldom rises far.
+  static void replace_top(std::vector<std::uint64_t>& heap, std::uint64_t v) {
+    const std::size_t n = heap.size();
     std::size_t i = 0;
-    for (;;) {
-      std::size_t c = 2 * i + 1;
-      if (c >= heap.size()) break;
-      if (c + 1 < heap.size() && heap[c + 1] < heap[c]) ++c;
-      if (!(heap[c] < v)) break;
+    for (std::size_t c = 1; c < n; c = 2 * i + 1) {
+      if (c + 1 < n && heap[c + 1] < heap[c]) ++c;
       heap[i] = heap[c];
       i = c;
+    }
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / 2;
+      if (!(v < heap[parent])) break;
+      heap[i] = heap[parent];
+      i = parent;
     }
     heap[i] = v;
   }

@@ -20,10 +20,10 @@ class MshrFile {
  public:
   explicit MshrFile(unsigned entries);
 
-  unsigned size() const { return static_cast<unsigned>(entries_.size()); }
+  unsigned size() const { return static_cast<unsigned>(lines_.size()); }
   // The earliest time >= t at which an entry is free.
   ScTick free_at(ScTick t) const {
-    const ScTick r = entries_[order_.front()].ready;
+    const ScTick r = ready_of(order_[head_]);
     return r > t ? r : t;
   }
   // Allocates a free entry for `line` at time `t` until `ready`; requires free_at(t) == t. The
@@ -36,19 +36,19 @@ class MshrFile {
   bool in_flight(std::uint64_t line, ScTick t) const;
 
  private:
-  struct Entry {
-    std::uint64_t line = 0;
-    ScTick ready = 0;  // free from this time on
-  };
-  // Entry a before entry b: free earlier, or at the same time and first in the file.
-  bool before(unsigned a, unsigned b) const {
-    return entries_[a].ready < entries_[b].ready || (entries_[a].ready == entries_[b].ready && a < b);
-  }
+  // An entry's place in the order: (ready << 32) | index, so one comparison orders by completion
+  // and, on a tie, by position in the file.
+  __extension__ using Key = unsigned __int128;
+  static Key key(ScTick ready, unsigned index) { return (static_cast<Key>(ready) << 32) | index; }
+  static ScTick ready_of(Key k) { return static_cast<ScTick>(k >> 32); }
+  static unsigned index_of(Key k) { return static_cast<unsigned>(k); }
 
-  std::vector<Entry> entries_;
-  // The entries' indices as a binary min-heap by before(): the top is the entry free longest, so
-  // free_at() costs no search and allocate() one sift-down.
-  std::vector<unsigned> order_;
+  std::vector<std::uint64_t> lines_;  // the line of each entry's last fill
+  // Every entry's key in ascending order, as a ring starting at head_: the first is the entry
+  // free longest, so free_at() costs no search, and allocate() takes it and inserts the new key
+  // from the end (a fill usually completes after most others in flight: a few steps).
+  std::vector<Key> order_;
+  std::size_t head_ = 0;
 };
 
 }  // namespace par::cachekit
