@@ -23,7 +23,7 @@ class MshrFile {
   unsigned size() const { return static_cast<unsigned>(lines_.size()); }
   // The earliest time >= t at which an entry is free.
   ScTick free_at(ScTick t) const {
-    const ScTick r = ready_of(order_[head_]);
+    const ScTick r = ready_[win_[1]];
     return r > t ? r : t;
   }
   // Allocates a free entry for `line` at time `t` until `ready`; requires free_at(t) == t. The
@@ -36,19 +36,16 @@ class MshrFile {
   bool in_flight(std::uint64_t line, ScTick t) const;
 
  private:
-  // An entry's place in the order: (ready << 32) | index, so one comparison orders by completion
-  // and, on a tie, by position in the file.
-  __extension__ using Key = unsigned __int128;
-  static Key key(ScTick ready, unsigned index) { return (static_cast<Key>(ready) << 32) | index; }
-  static ScTick ready_of(Key k) { return static_cast<ScTick>(k >> 32); }
-  static unsigned index_of(Key k) { return static_cast<unsigned>(k); }
-
   std::vector<std::uint64_t> lines_;  // the line of each entry's last fill
-  // Every entry's key in ascending order, as a ring starting at head_: the first is the entry
-  // free longest, so free_at() costs no search, and allocate() takes it and inserts the new key
-  // from the end (a fill usually completes after most others in flight: a few steps).
-  std::vector<Key> order_;
-  std::size_t head_ = 0;
+  // ready_[i]: entry i is free from then on; one more, never free, pads the tournament below.
+  std::vector<ScTick> ready_;
+  // A tournament over the entries: leaves_ leaves from index leaves_ (entry i at leaves_ + i,
+  // the padding after the last entry), each inner node k holding the winner of nodes 2k and
+  // 2k + 1 (the earlier ready time, the left one on a tie: the first in the file). The root
+  // (node 1) is the entry free longest, so free_at() costs no search, and allocate() replays
+  // one path of log2(entries) matches.
+  std::size_t leaves_;
+  std::vector<std::uint32_t> win_;
 };
 
 }  // namespace par::cachekit
