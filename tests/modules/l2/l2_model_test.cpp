@@ -175,7 +175,7 @@ TEST(TagArray, LruVictimSkipsLinesInFlight) {
   EXPECT_EQ(t.find(0, 999), TagArray::kNone);
 }
 
-// victim() against a reference that stamps every use (the rule as documented: the first invalid
+// victim() and find() against a reference that stamps every use and scans every way (the rule as documented: the first invalid
 // way, else the least recently used way not in flight, else the first to land), for widths kept
 // as a per-set recency order (up to 16 ways) and wider ones: random installs, uses, fills in
 // flight and invalidations.
@@ -211,6 +211,12 @@ TEST(TagArray, VictimFollowsRecencyLikeStampsAtEveryWidth) {
       }
       const int v = t.victim(set, now);
       ASSERT_EQ(v, expected) << ways << " ways, step " << step;
+      // find() against a scan, for a line that may or may not be in the set.
+      const std::uint64_t probe = 1 + (x >> 24) % next_line;
+      int holder = TagArray::kNone;
+      for (unsigned w = 0; w < ways && holder == TagArray::kNone; ++w)
+        if (t.at(set, static_cast<int>(w)).valid && t.at(set, static_cast<int>(w)).line == probe) holder = static_cast<int>(w);
+      ASSERT_EQ(t.find(set, probe), holder) << ways << " ways, step " << step;
       const std::uint64_t op = (x >> 50) % 8;
       if (op < 4) {  // a miss fills the victim, in flight for a while
         t.install(set, v, next_line++, now + (x >> 40) % 48, false);
