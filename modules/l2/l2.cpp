@@ -68,6 +68,13 @@ void L2::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
     to_bank(bank_of(addr), tx, delay);
     return;
   }
+  split(tx, delay);
+}
+
+void L2::split(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  const std::uint64_t addr = tx.get_address();
+  const unsigned len = tx.get_data_length();
+  const unsigned line = geo_.line_bytes();
   if (refuse_bad_payload(tx)) return;
   ++split_requests_;
   // A prefetch's pieces are prefetches too: they carry its hint (detached again before the

@@ -73,6 +73,9 @@ class L2 : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // An access spanning lines, one piece per line (apart from b_transport: the usual one-line
+  // access then needs none of its stack).
+  void split(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
   void ctrl_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int ctrl_dbg(tlm::tlm_generic_payload& tx);

@@ -22,19 +22,13 @@ L2Bank::L2Bank(sc_core::sc_module_name name, const L2Config& cfg, unsigned index
       in("in"),
       mem("mem"),
       index_(index),
+      line_bytes_(cfg.line_bytes),
       next_(mem),
       stats_(parent_stats != nullptr ? basename() : this->name()) {
   if (parent_stats != nullptr) parent_stats->attach(stats_);
   model_ = std::make_unique<BankModel>(checked(cfg), period_ticks(cfg), next_, stats_);
   in.register_b_transport(this, &L2Bank::b_transport);
   in.register_transport_dbg(this, &L2Bank::transport_dbg);
-}
-
-void L2Bank::b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
-  if (sckit::is_prefetch(tx)) return serve_prefetch(tx, delay);
-  // Normally one line (the L2 router splits); a directly bound initiator may send more, and then
-  // every line takes its own port slot.
-  serve_access(*model_, model_->geometry().line_bytes(), next_, tx, delay);
 }
 
 // One model prefetch per line piece, every piece arriving at now + delay; the delay becomes the

@@ -53,14 +53,21 @@ class L2Bank : public sc_core::sc_module {
   sc_core::sc_time flush_timed(const sc_core::sc_time& at, bool invalidate = false);
 
   // What `in` does with a b_transport call. The L2 calls it directly for its built-in banks: a
-  // socket's indirections cost more than the bank's own work on a line.
-  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  // socket's indirections cost more than the bank's own work on a line (inline for the same
+  // reason).
+  void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+    if (sckit::is_prefetch(tx)) return serve_prefetch(tx, delay);
+    // Normally one line (the L2 router splits); a directly bound initiator may send more, and
+    // then every line takes its own port slot.
+    serve_access(*model_, line_bytes_, next_, tx, delay);
+  }
 
  private:
   void serve_prefetch(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& tx);
 
   unsigned index_;
+  unsigned line_bytes_;
   TlmNextLevel next_;  // DRAM, through `mem`
   simkit::StatGroup stats_;
   std::unique_ptr<BankModel> model_;

@@ -20,6 +20,7 @@ L2Geometry::L2Geometry(const L2Config& cfg)
       xor_hash_(cfg.xor_hash && cfg.banks > 1),
       bank_bits_(log2_of(cfg.banks)),
       banks_pow2_((cfg.banks & (cfg.banks - 1)) == 0),
-      sets_pow2_((sets_ & (sets_ - 1)) == 0) {}
+      sets_pow2_((sets_ & (sets_ - 1)) == 0),
+      shift_local_(xor_hash_ || banks_pow2_) {}
 
 }  // namespace par::l2

@@ -39,7 +39,7 @@ class L2Geometry {
   std::uint64_t set_of(std::uint64_t addr) const {
     const std::uint64_t chunk = addr >> chunk_shift_;
     // For both mappings, (chunk / banks) identifies a chunk uniquely among those of one bank.
-    const std::uint64_t local_chunk = xor_hash_ || banks_pow2_ ? chunk >> bank_bits_ : chunk / banks_;
+    const std::uint64_t local_chunk = shift_local_ ? chunk >> bank_bits_ : chunk / banks_;
     const std::uint64_t line_in_chunk = line_of(addr) & (lines_per_chunk_ - 1);
     const std::uint64_t index = local_chunk * lines_per_chunk_ + line_in_chunk;
     return sets_pow2_ ? index & (sets_ - 1) : index % sets_;
@@ -56,6 +56,7 @@ class L2Geometry {
   unsigned bank_bits_;         // log2(banks) when xor_hash_ (banks is then a power of two)
   // Power-of-two counts (the usual case) map with masks and shifts instead of divisions.
   bool banks_pow2_, sets_pow2_;
+  bool shift_local_;  // xor_hash_ || banks_pow2_: the local chunk is chunk >> bank_bits_
 };
 
 }  // namespace par::l2

@@ -82,11 +82,11 @@ class LineInitiator : public sc_core::sc_module {
 
   void run() {
     const std::uint64_t quantum = sc_core::sc_time(b_.quantum_ns, sc_core::SC_NS).value();
-    // The streams by (ready time, index) in a binary min-heap: the top is the stream min_element
-    // over the ready times would pick (earliest, lowest index on a tie). Each access replaces the
-    // top by the same stream's next ready time: one sift-down, no pop and push.
-    std::vector<Ready> ready;
-    for (unsigned s = 0; s < b_.streams; ++s) ready.emplace_back(0, s);  // a heap already
+    // The streams' ready times in a tournament: the root holds the earliest. Streams differ in
+    // nothing but their ready time, so which of two equally ready streams issues does not change
+    // any access. Each access gives the winning stream its next ready time and replays its path
+    // (log2(streams) matches).
+    Tournament ready(b_.streams);
     tlm::tlm_generic_payload p;
     p.set_data_ptr(data_.data());
     p.set_data_length(line_);
@@ -96,7 +96,7 @@ class LineInitiator : public sc_core::sc_module {
     std::uint64_t until_write = b_.write_every;
     for (std::uint64_t i = 0; i < b_.accesses; ++i) {
       // Times as resolution units: integer arithmetic, no sc_time conversions.
-      const std::uint64_t at = ready.front().first;
+      const std::uint64_t at = ready.earliest();
       if (at > par::sckit::current_time().value() + quantum)
         wait(par::sckit::time_from_value(at - par::sckit::current_time().value()));
       const std::uint64_t now = par::sckit::current_time().value();
@@ -112,24 +112,39 @@ class LineInitiator : public sc_core::sc_module {
       out->b_transport(p, delay);
       if (!p.is_response_ok()) ++errors_;
       const std::uint64_t done = now + delay.value();
-      replace_top(ready, Ready(done, ready.front().second));
+      ready.replace_earliest(done);
       end_ = std::max(end_, done);
     }
   }
 
-  using Ready = std::pair<std::uint64_t, unsigned>;  // (time in resolution units, stream)
-  static void replace_top(std::vector<Ready>& heap, const Ready& v) {
-    std::size_t i = 0;
-    for (;;) {
-      std::size_t c = 2 * i + 1;
-      if (c >= heap.size()) break;
-      if (c + 1 < heap.size() && heap[c + 1] < heap[c]) ++c;
-      if (!(heap[c] < v)) break;
-      heap[i] = heap[c];
-      i = c;
+  // Times of n players, all 0 at first: earliest() is the smallest, replace_earliest() gives its
+  // player a new time. Leaves from index `leaves_` (players, then padding that never wins); inner
+  // node k holds the player that wins between nodes 2k and 2k + 1.
+  class Tournament {
+   public:
+    explicit Tournament(unsigned players) : time_(players + 1, 0), win_() {
+      while (leaves_ < players) leaves_ *= 2;
+      time_[players] = ~std::uint64_t{0};
+      win_.resize(2 * leaves_);
+      for (std::size_t i = 0; i < leaves_; ++i) win_[leaves_ + i] = static_cast<unsigned>(std::min<std::size_t>(i, players));
+      for (std::size_t k = leaves_ - 1; k >= 1; --k) replay(k);
     }
-    heap[i] = v;
-  }
+    std::uint64_t earliest() const { return time_[win_[1]]; }
+    void replace_earliest(std::uint64_t t) {
+      const unsigned p = win_[1];
+      time_[p] = t;
+      for (std::size_t k = (leaves_ + p) / 2; k >= 1; k /= 2) replay(k);
+    }
+
+   private:
+    void replay(std::size_t k) {
+      const unsigned l = win_[2 * k], r = win_[2 * k + 1];
+      win_[k] = time_[r] < time_[l] ? r : l;
+    }
+    std::vector<std::uint64_t> time_;
+    std::size_t leaves_ = 1;
+    std::vector<unsigned> win_;
+  };
 
   BenchConfig b_;
   std::vector<std::uint64_t> order_;  // line numbers of one walk of the working set

@@ -175,6 +175,65 @@ TEST(TagArray, LruVictimSkipsLinesInFlight) {
   EXPECT_EQ(t.find(0, 999), TagArray::kNone);
 }
 
+// victim() and find() against a reference that stamps every use and scans every way (the rule as documented: the first invalid
+// way, else the least recently used way not in flight, else the first to land), for widths kept
+// as a per-set recency order (up to 16 ways) and wider ones: random installs, uses, fills in
+// flight and invalidations.
+TEST(TagArray, VictimFollowsRecencyLikeStampsAtEveryWidth) {
+  for (unsigned ways : {1u, 2u, 3u, 4u, 8u, 15u, 16u, 17u, 32u, 64u}) {
+    constexpr std::uint64_t kSets = 3;
+    TagArray t(kSets, ways, 4);
+    std::vector<std::uint64_t> stamp(kSets * ways, 0);
+    std::uint64_t clock = 0;
+    std::uint64_t x = 12345 + ways;
+    std::uint64_t next_line = 1;
+    for (int step = 0; step < 4000; ++step) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const std::uint64_t set = (x >> 33) % kSets;
+      const ScTick now = (x >> 20) % 64;
+      int expected = TagArray::kNone;
+      std::uint64_t best = 0;
+      for (unsigned w = 0; w < ways && expected == TagArray::kNone; ++w)
+        if (!t.at(set, static_cast<int>(w)).valid) expected = static_cast<int>(w);
+      if (expected == TagArray::kNone) {
+        for (unsigned w = 0; w < ways; ++w) {
+          const Way& y = t.at(set, static_cast<int>(w));
+          if (y.ready <= now && (expected == TagArray::kNone || stamp[set * ways + w] < best)) {
+            expected = static_cast<int>(w);
+            best = stamp[set * ways + w];
+          }
+        }
+      }
+      if (expected == TagArray::kNone) {
+        expected = 0;
+        for (unsigned w = 1; w < ways; ++w)
+          if (t.at(set, static_cast<int>(w)).ready < t.at(set, expected).ready) expected = static_cast<int>(w);
+      }
+      const int v = t.victim(set, now);
+      ASSERT_EQ(v, expected) << ways << " ways, step " << step;
+      // find() against a scan, for a line that may or may not be in the set.
+      const std::uint64_t probe = 1 + (x >> 24) % next_line;
+      int holder = TagArray::kNone;
+      for (unsigned w = 0; w < ways && holder == TagArray::kNone; ++w)
+        if (t.at(set, static_cast<int>(w)).valid && t.at(set, static_cast<int>(w)).line == probe) holder = static_cast<int>(w);
+      ASSERT_EQ(t.find(set, probe), holder) << ways << " ways, step " << step;
+      const std::uint64_t op = (x >> 50) % 8;
+      if (op < 4) {  // a miss fills the victim, in flight for a while
+        t.install(set, v, next_line++, now + (x >> 40) % 48, false);
+        stamp[set * ways + static_cast<unsigned>(v)] = ++clock;
+      } else if (op < 7) {  // a hit on some valid way
+        const int w = static_cast<int>((x >> 44) % ways);
+        if (t.at(set, w).valid) {
+          t.touch(set, w);
+          stamp[set * ways + static_cast<unsigned>(w)] = ++clock;
+        }
+      } else if ((x >> 56) % 8 == 0) {  // now and then a way is dropped
+        t.invalidate(set * ways + (x >> 44) % ways);
+      }
+    }
+  }
+}
+
 TEST(MshrFile, EntriesAreBusyUntilTheirFillCompletes) {
   MshrFile m(2);
   EXPECT_EQ(m.free_at(0), 0u);

@@ -99,17 +99,26 @@ void serve_access(Model& model, unsigned line_bytes, TlmNextLevel& next, tlm::tl
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  const sc_core::sc_time now = current_time();
-  const ScTick at = to_tick(now + delay);
+  const ScTick at = to_tick(current_time() + delay);
+  const std::uint64_t addr = tx.get_address();
   ScTick done = at;
   bool ok = true;
-  for_each_line_piece(tx.get_address(), len, line_bytes, [&](std::uint64_t a, unsigned off, unsigned n) {
-    Request r = piece_request(tx, a, off, n);
+  if (len != 0 && (addr & (line_bytes - 1)) + len <= line_bytes) {
+    // One line (what a router that splits by line sends): the piece is the whole payload.
+    Request r = piece_request(tx, addr, 0, len);
     r.at = at;
     const Outcome o = model.access(r);
-    ok = ok && o.ok;
+    ok = o.ok;
     done = std::max(done, o.done);
-  });
+  } else {
+    for_each_line_piece(addr, len, line_bytes, [&](std::uint64_t a, unsigned off, unsigned n) {
+      Request r = piece_request(tx, a, off, n);
+      r.at = at;
+      const Outcome o = model.access(r);
+      ok = ok && o.ok;
+      done = std::max(done, o.done);
+    });
+  }
   tx.set_response_status(ok ? tlm::TLM_OK_RESPONSE : next.last_error());
   // A next level may wait inside b_transport for its access (an approximately-timed model behind
   // a simple socket): the delay is relative to the time stamp after the call.

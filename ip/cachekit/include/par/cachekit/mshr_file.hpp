@@ -20,10 +20,10 @@ class MshrFile {
  public:
   explicit MshrFile(unsigned entries);
 
-  unsigned size() const { return static_cast<unsigned>(entries_.size()); }
+  unsigned size() const { return static_cast<unsigned>(lines_.size()); }
   // The earliest time >= t at which an entry is free.
   ScTick free_at(ScTick t) const {
-    const ScTick r = entries_[order_.front()].ready;
+    const ScTick r = ready_[win_[1]];
     return r > t ? r : t;
   }
   // Allocates a free entry for `line` at time `t` until `ready`; requires free_at(t) == t. The
@@ -36,19 +36,16 @@ class MshrFile {
   bool in_flight(std::uint64_t line, ScTick t) const;
 
  private:
-  struct Entry {
-    std::uint64_t line = 0;
-    ScTick ready = 0;  // free from this time on
-  };
-  // Entry a before entry b: free earlier, or at the same time and first in the file.
-  bool before(unsigned a, unsigned b) const {
-    return entries_[a].ready < entries_[b].ready || (entries_[a].ready == entries_[b].ready && a < b);
-  }
-
-  std::vector<Entry> entries_;
-  // The entries' indices as a binary min-heap by before(): the top is the entry free longest, so
-  // free_at() costs no search and allocate() one sift-down.
-  std::vector<unsigned> order_;
+  std::vector<std::uint64_t> lines_;  // the line of each entry's last fill
+  // ready_[i]: entry i is free from then on; one more, never free, pads the tournament below.
+  std::vector<ScTick> ready_;
+  // A tournament over the entries: leaves_ leaves from index leaves_ (entry i at leaves_ + i,
+  // the padding after the last entry), each inner node k holding the winner of nodes 2k and
+  // 2k + 1 (the earlier ready time, the left one on a tie: the first in the file). The root
+  // (node 1) is the entry free longest, so free_at() costs no search, and allocate() replays
+  // one path of log2(entries) matches.
+  std::size_t leaves_;
+  std::vector<std::uint32_t> win_;
 };
 
 }  // namespace par::cachekit
