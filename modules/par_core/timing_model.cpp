@@ -121,6 +121,10 @@ void TimingModel::reset() {
   replay_phase_ = ReplayPhase::Off;  // a replayed round's end state is moot: everything restarts
   replay_next_ = replay_end_ = nullptr;
   deferred_ = -1;
+  if (replay_) {
+    replay_->fresh = true;
+    replay_->previous = -1;  // no round chains across packets
+  }
   for (FuHistory& h : fu_) {
     for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
       std::fill(v->begin(), v->end(), Cycle{0});
@@ -273,6 +277,15 @@ std::int64_t TimingModel::total_stall_cycles() const {
   std::int64_t s = 0;
   for (int c = 0; c < kStallCauses; ++c) s += stall_cycles(static_cast<StallCause>(c));
   return s;
+}
+
+void TimingModel::add_statistics(std::array<std::int64_t, kStallCauses>& stalls, std::int64_t& occupancy_sum,
+                                 int& occupancy_max) const {
+  const ReplayTotals t = replayed_so_far();
+  for (std::size_t c = 0; c < stalls.size(); ++c)
+    stalls[c] += stalls_[c] + (c < static_cast<std::size_t>(ReplayTotals::kCauses) ? t.stalls[c] : 0);
+  occupancy_sum += rob_occupancy_sum_ + t.occupancy_sum;
+  occupancy_max = std::max({occupancy_max, rob_max_occupancy_, t.occupancy_max});
 }
 
 std::int64_t TimingModel::rob_occupancy_sum() const { return rob_occupancy_sum_ + replayed_so_far().occupancy_sum; }

@@ -380,6 +380,7 @@ void ThreadScheduler::finish(std::uint64_t seq) {
   logic_->finish(seq);
   r.finished = sc_core::sc_time_stamp();
   r.done = true;
+  ++packets_done_;
   r.ok = !failed;
   ++stats_.packets_completed;
   if (failed) ++stats_.packets_failed;
