@@ -273,7 +273,7 @@ void PacketEngine::capture_round(const Context& x) {
   x.state.start_round(x.round_first, static_cast<int>(in_round), prog_.writes());
   x.exec.set_width(static_cast<int>(in_round));
   ++rounds_started_;
-  x.control.start_round(x.valid.data(), packet.start);
+  x.control.start_round(x.valid.data(), packet.start, static_cast<int>(in_round));
   if (timing_) timing_->start_round(x.index);
   stats.threads += static_cast<std::int64_t>(in_round);
 }

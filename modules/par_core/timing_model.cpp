@@ -125,20 +125,29 @@ void TimingModel::reset() {
     replay_->fresh = true;
     replay_->previous = -1;  // no round chains across packets
   }
-  for (FuHistory& h : fu_) {
-    for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
-      std::fill(v->begin(), v->end(), Cycle{0});
-    h.count = h.ob_count = 0;
-    h.free_at = 0;
-    h.queue_commits.clear();
-    h.ob_releases.clear();
-    h.ports.clear();
+  // Every write to the rings, the FU scalars and the release pools comes with an instruction
+  // added to the counts (a dispatch, a replayed round's end state): with all counts zero they
+  // still hold what the last reset() left. A core whose packets are one replayed round each (its
+  // end state deferred, then dropped above) writes none of it, and this walk over the rings of
+  // every FU would only pull them into the host's caches.
+  bool touched = rob_count_ != 0;
+  for (const FuHistory& h : fu_) touched |= h.count != 0 || h.ob_count != 0;
+  if (touched) {
+    for (FuHistory& h : fu_) {
+      for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
+        std::fill(v->begin(), v->end(), Cycle{0});
+      h.count = h.ob_count = 0;
+      h.free_at = 0;
+      h.queue_commits.clear();
+      h.ob_releases.clear();
+      h.ports.clear();
+    }
+    std::fill(rob_release_.begin(), rob_release_.end(), Cycle{0});
+    rob_pool_.clear();
   }
-  std::fill(rob_release_.begin(), rob_release_.end(), Cycle{0});
   rob_releases_sorted_ = true;
   rob_held_from_ = 0;
   rob_last_allocated_ = 0;
-  rob_pool_.clear();
   rob_count_ = 0;
   last_commit_ = -1;
   for (int c = 0; c < static_cast<int>(ctx_.size()); ++c) {
