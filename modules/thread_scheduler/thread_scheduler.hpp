@@ -155,6 +155,10 @@ class ThreadScheduler : public sc_core::sc_module {
   std::deque<Doorbell> doorbells_;           // accepted, not yet in effect; in time order
   std::optional<ShareRun> sending_;          // the descriptor being sent (dispatch latency)
   std::vector<std::optional<ShareRun>> running_;  // per core: the share it runs
+  // Per core: the completion line's interface (core_irq[c], looked up once) and whether running_
+  // holds a share: every wake-up looks at every core's line (README.md "Host cost").
+  std::vector<sc_core::sc_signal_in_if<bool>*> lines_;
+  std::vector<std::uint8_t> has_share_;
   std::vector<Finishing> finishing_;         // packets whose flag write is under way
   tlm::tlm_generic_payload core_payload_;    // every access to a core's registers (core_access)
   sc_core::sc_event doorbell_rung_;          // a doorbell was accepted: the process re-plans
