@@ -68,10 +68,11 @@ std::vector<std::string> ControlUnit::describe_open_entries(
   return out;
 }
 
-void ControlUnit::start_round(const std::uint8_t* valid, std::uint64_t start_pc) {
+void ControlUnit::start_round(const std::uint8_t* valid, std::uint64_t start_pc, int active) {
   stack_.clear();
   std::memcpy(entry_mask(0), valid, static_cast<std::size_t>(S_));
-  set_mask(valid);
+  std::memcpy(mask_.data(), valid, static_cast<std::size_t>(S_));
+  active_ = active;
   stack_.push_back(Entry{Kind::Par, 0, start_pc, 0, active_});
   m_level_ = 0;
   pc_ = start_pc;

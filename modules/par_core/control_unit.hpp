@@ -20,8 +20,9 @@ class ControlUnit {
   // registers (the master core, docs/isa.md §7.6).
   ControlUnit(const SlotState& state, int stack_depth, bool master = false);
 
-  // Starts a round: the stack holds only the PAR entry, M = valid slots, PC = start.
-  void start_round(const std::uint8_t* valid, std::uint64_t start_pc);
+  // Starts a round: the stack holds only the PAR entry, M = valid slots, PC = start. `active`:
+  // the number of valid slots (the caller knows it: no count over every slot per round).
+  void start_round(const std::uint8_t* valid, std::uint64_t start_pc, int active);
 
   struct Outcome {
     bool error = false;

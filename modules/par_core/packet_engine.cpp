@@ -220,7 +220,7 @@ const Cycle* PacketEngine::store_to_load_limits(Context& x, Cycle fetch, std::ui
   bool any = false;
   for (std::size_t i = 0, n = x.stores.size(); i < n; ++i) {
     const PendingStore& st = x.stores[i];
-    for (int s = 0; s < S_; ++s) {
+    for (int s = 0, w = static_cast<int>(st.size.size()); s < w; ++s) {
       const std::uint64_t a = addr[s], b = st.addr[static_cast<std::size_t>(s)];
       const std::uint8_t sz = st.size[static_cast<std::size_t>(s)];
       if (!q[s] || sz == 0 || !(a < b + sz && b < a + size)) continue;
@@ -238,10 +238,11 @@ void PacketEngine::remember_store(Context& x, Cycle fetch, std::uint8_t sz) {
   const Cycle latest = *std::max_element(data.begin(), data.end());
   if (latest <= fetch) return;  // already available to any later load
   PendingStore& st = x.stores.push_back();
-  st.addr.assign(x.exec.addresses(), x.exec.addresses() + S_);
-  st.size.resize(static_cast<std::size_t>(S_));
+  const int n = x.exec.width();
+  st.addr.assign(x.exec.addresses(), x.exec.addresses() + n);
+  st.size.resize(static_cast<std::size_t>(n));
   const std::uint8_t* q = x.exec.qualified();
-  for (int s = 0; s < S_; ++s) st.size[static_cast<std::size_t>(s)] = q[s] ? sz : 0;
+  for (int s = 0; s < n; ++s) st.size[static_cast<std::size_t>(s)] = q[s] ? sz : 0;
   st.data_ready.assign(data.begin(), data.end());
   st.latest = latest;
 }
@@ -272,7 +273,7 @@ void PacketEngine::capture_round(const Context& x) {
   x.state.start_round(x.round_first, static_cast<int>(in_round), prog_.writes());
   x.exec.set_width(static_cast<int>(in_round));
   ++rounds_started_;
-  x.control.start_round(x.valid.data(), packet.start);
+  x.control.start_round(x.valid.data(), packet.start, static_cast<int>(in_round));
   if (timing_) timing_->start_round(x.index);
   stats.threads += static_cast<std::int64_t>(in_round);
 }
@@ -569,9 +570,7 @@ void PacketEngine::add_packet_totals(CoreStats& stats, Cycle cycles, std::int64_
   stats.fetched += fetched;
   if (timing_ != nullptr && mode_ == RunMode::Timing) {
     stats.cycles += cycles;
-    for (int c = 0; c < kStallCauses; ++c) stats.stalls[static_cast<std::size_t>(c)] += timing_->stall_cycles(static_cast<StallCause>(c));
-    stats.rob_occupancy_sum += timing_->rob_occupancy_sum();
-    stats.rob_max_occupancy = std::max(stats.rob_max_occupancy, timing_->rob_max_occupancy());
+    timing_->add_statistics(stats.stalls, stats.rob_occupancy_sum, stats.rob_max_occupancy);
   }
   if (lsu_) {
     stats.global_accesses = static_cast<std::int64_t>(lsu_->accesses());
@@ -655,10 +654,12 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
     std::stable_sort(captured_.begin(), captured_.end(),
                      [](const ThreadRegisters& a, const ThreadRegisters& b) { return a.thread < b.thread; });
 
+  // The last round's replay ends first: its statistics are then the record's totals, added once,
+  // not summed event by event by every getter below.
+  if (timed && ok) timing_->end_packet();
   const Cycle end = timed ? std::max(timing_->last_commit() + 1, fetch) : 0;
   add_packet_totals(stats, end, fetched);
   if (timed && select_ && ok) accounting_.end_packet(end, stats.contexts);
-  if (timed && ok) timing_->end_packet();
   if (prefetch_) stats.prefetch = prefetch_->end_packet();
   stats.host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   return ok;

@@ -169,8 +169,10 @@ class PacketEngine {
 
  private:
   struct PendingStore {  // a store whose data may still be arriving (store-to-load order, §4.7)
-    std::vector<std::uint64_t> addr;  // per slot; size 0 where not qualified
-    std::vector<std::uint8_t> size;
+    // Per slot of the round's width (SimtExecutor::width(); the slots beyond it are never
+    // qualified, so a short round's store costs its threads, not the core's L x T slots).
+    std::vector<std::uint64_t> addr;
+    std::vector<std::uint8_t> size;   // 0 where not qualified
     std::vector<Cycle> data_ready;    // per thread slot
     Cycle latest = 0;
   };

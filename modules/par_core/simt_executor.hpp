@@ -55,6 +55,7 @@ class SimtExecutor {
   // Only slots [0, n) may hold threads until the next call (the round's threads fill a prefix of
   // the slots): the loops skip the rest, whose qualified() and global_slots() entries stay 0.
   void set_width(int n);
+  int width() const { return n_; }
 
   // Executes `in` for the slots where mask AND p[qp] is set; `active` is the number of set slots
   // of `mask`. `kernel` is kernel_for(in). Memory faults stop at the first faulting slot (slot

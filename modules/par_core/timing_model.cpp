@@ -121,20 +121,33 @@ void TimingModel::reset() {
   replay_phase_ = ReplayPhase::Off;  // a replayed round's end state is moot: everything restarts
   replay_next_ = replay_end_ = nullptr;
   deferred_ = -1;
-  for (FuHistory& h : fu_) {
-    for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
-      std::fill(v->begin(), v->end(), Cycle{0});
-    h.count = h.ob_count = 0;
-    h.free_at = 0;
-    h.queue_commits.clear();
-    h.ob_releases.clear();
-    h.ports.clear();
+  if (replay_) {
+    replay_->fresh = true;
+    replay_->previous = -1;  // no round chains across packets
   }
-  std::fill(rob_release_.begin(), rob_release_.end(), Cycle{0});
+  // Every write to the rings, the FU scalars and the release pools comes with an instruction
+  // added to the counts (a dispatch, a replayed round's end state): with all counts zero they
+  // still hold what the last reset() left. A core whose packets are one replayed round each (its
+  // end state deferred, then dropped above) writes none of it, and this walk over the rings of
+  // every FU would only pull them into the host's caches.
+  bool touched = rob_count_ != 0;
+  for (const FuHistory& h : fu_) touched |= h.count != 0 || h.ob_count != 0;
+  if (touched) {
+    for (FuHistory& h : fu_) {
+      for (std::vector<Cycle>* v : {&h.issue, &h.complete, &h.commit, &h.ob_commit, &h.ob_complete})
+        std::fill(v->begin(), v->end(), Cycle{0});
+      h.count = h.ob_count = 0;
+      h.free_at = 0;
+      h.queue_commits.clear();
+      h.ob_releases.clear();
+      h.ports.clear();
+    }
+    std::fill(rob_release_.begin(), rob_release_.end(), Cycle{0});
+    rob_pool_.clear();
+  }
   rob_releases_sorted_ = true;
   rob_held_from_ = 0;
   rob_last_allocated_ = 0;
-  rob_pool_.clear();
   rob_count_ = 0;
   last_commit_ = -1;
   for (int c = 0; c < static_cast<int>(ctx_.size()); ++c) {
@@ -273,6 +286,15 @@ std::int64_t TimingModel::total_stall_cycles() const {
   std::int64_t s = 0;
   for (int c = 0; c < kStallCauses; ++c) s += stall_cycles(static_cast<StallCause>(c));
   return s;
+}
+
+void TimingModel::add_statistics(std::array<std::int64_t, kStallCauses>& stalls, std::int64_t& occupancy_sum,
+                                 int& occupancy_max) const {
+  const ReplayTotals t = replayed_so_far();
+  for (std::size_t c = 0; c < stalls.size(); ++c)
+    stalls[c] += stalls_[c] + (c < static_cast<std::size_t>(ReplayTotals::kCauses) ? t.stalls[c] : 0);
+  occupancy_sum += rob_occupancy_sum_ + t.occupancy_sum;
+  occupancy_max = std::max({occupancy_max, rob_max_occupancy_, t.occupancy_max});
 }
 
 std::int64_t TimingModel::rob_occupancy_sum() const { return rob_occupancy_sum_ + replayed_so_far().occupancy_sum; }

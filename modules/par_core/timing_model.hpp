@@ -199,12 +199,14 @@ class TimingModel {
   void set_replay(bool on);
   // The packet has ended after its last round (not stopped or failed in one): that round's
   // record is finished as at a round start, so that later packets replay it too (a core's share
-  // of a launch may be one round). Call after the packet's last read of the model, before reset().
+  // of a launch may be one round), and its statistics are added as at a round start. Call after
+  // the packet's last call, before reset(); the statistics and last_commit() stay as they were.
   void end_packet();
   // Rounds replayed to their end, and replays that found a call different from the record (and
-  // dispatched the round for real), over the model's life.
+  // dispatched the round for real), over the model's life; and the start states it computed a
+  // fingerprint of (rounds that found their record without one are not counted).
   struct ReplayCounts {
-    std::int64_t replayed = 0, diverged = 0;
+    std::int64_t replayed = 0, diverged = 0, fingerprints = 0;
   };
   ReplayCounts replay_counts() const;
   // The shared timing state later rounds read (counts, ROB ring, every FU's rings and cycles, the
@@ -274,6 +276,11 @@ class TimingModel {
   std::int64_t total_stall_cycles() const;
   std::int64_t rob_occupancy_sum() const;  // entry-cycles
   int rob_max_occupancy() const;
+  // All of the above at once: adds the stall cycles per cause to `stalls` and the occupancy sum,
+  // and raises `occupancy_max`. The getters each sum the part of a round replayed so far; this
+  // sums it once.
+  void add_statistics(std::array<std::int64_t, kStallCauses>& stalls, std::int64_t& occupancy_sum,
+                      int& occupancy_max) const;
 
  private:
   struct FuHistory {  // the most recent instructions of one FU, newest last (ring buffer)

@@ -45,7 +45,7 @@ void TimingModel::end_packet() {
 }
 
 TimingModel::ReplayCounts TimingModel::replay_counts() const {
-  return replay_ ? ReplayCounts{replay_->replayed, replay_->diverged} : ReplayCounts{};
+  return replay_ ? ReplayCounts{replay_->replayed, replay_->diverged, replay_->fingerprints} : ReplayCounts{};
 }
 
 std::vector<Cycle> TimingModel::shared_state() {
@@ -65,6 +65,7 @@ std::vector<Cycle> TimingModel::shared_state() {
 // round does not reset (the register scoreboard starts fresh).
 void TimingModel::take_fingerprint() {
   RoundReplay& r = *replay_;
+  ++r.fingerprints;
   const Cycle base = r.base;
   std::vector<Cycle>& f = r.fingerprint;
   f.clear();
@@ -109,6 +110,8 @@ void TimingModel::begin_replay_round(Cycle base) {
   replay_base_ = base;
   const int previous = r.previous;
   r.previous = -1;
+  const bool fresh = r.fresh;
+  r.fresh = false;
   if (r.skip > 0) {
     --r.skip;
     settle_replay();
@@ -123,12 +126,21 @@ void TimingModel::begin_replay_round(Cycle base) {
       r.records[static_cast<std::size_t>(before->next)].generation == before->next_generation &&
       r.records[static_cast<std::size_t>(before->next)].valid) {
     found = before->next;
+  } else if (fresh && r.fresh_record >= 0 && r.fresh_base == base &&
+             r.records[static_cast<std::size_t>(r.fresh_record)].generation == r.fresh_generation &&
+             r.records[static_cast<std::size_t>(r.fresh_record)].valid) {
+    found = r.fresh_record;  // reset() left no deferred record to settle
   } else {
     settle_replay();
     take_fingerprint();
     for (int i = 0; i < RoundReplay::kRecords && found < 0; ++i) {
       const RoundRecord& rec = r.records[static_cast<std::size_t>(i)];
       if (rec.valid && rec.hash == r.hash && rec.start == r.fingerprint) found = i;
+    }
+    if (fresh && found >= 0) {
+      r.fresh_record = found;
+      r.fresh_generation = r.records[static_cast<std::size_t>(found)].generation;
+      r.fresh_base = base;
     }
   }
   if (found >= 0) {
@@ -162,6 +174,11 @@ void TimingModel::begin_replay_round(Cycle base) {
     replay_phase_ = ReplayPhase::Record;
     clear_stale_scoreboard();
     found = victim;
+    if (fresh) {  // valid once the round has ended
+      r.fresh_record = victim;
+      r.fresh_generation = rec.generation;
+      r.fresh_base = base;
+    }
   }
   if (before != nullptr && (before->next != found || before->next_delta != delta)) {
     before->next = found;

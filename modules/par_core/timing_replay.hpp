@@ -89,10 +89,18 @@ struct RoundReplay {
   std::int64_t rob_count = 0;
   std::array<std::int64_t, isa::kBackendUnits> fu_count{}, ob_count{};
   std::array<std::int64_t, kStallCauses> stalls{};
+  // The state after TimingModel::reset() is always the same, so the fingerprint of a packet's
+  // first round depends only on its first cycle: the record it matched (or was recorded in) the
+  // last time that round started at `fresh_base` serves again while its slot holds that start
+  // state (same generation, valid). `fresh`: no round has started since reset().
+  bool fresh = false;
+  int fresh_record = -1;
+  std::uint64_t fresh_generation = 0;
+  Cycle fresh_base = 0;
   // Back-off: after 8 rounds in a row that were not replayed, attempts become rarer.
   int streak = 0, skip = 0;
   std::uint64_t clock = 0;
-  std::int64_t replayed = 0, diverged = 0;
+  std::int64_t replayed = 0, diverged = 0, fingerprints = 0;
   std::vector<Cycle> limits;  // scratch: a recorded event's per-thread limits, absolute
 };
 

@@ -71,6 +71,8 @@ void ThreadScheduler::end_of_elaboration() {
                                 std::to_string(core_irq.size()) + " completion lines to `core_irq`");
   stats_.add_cores(cores.size());
   running_.resize(cores.size());
+  has_share_.assign(cores.size(), 0);
+  for (int c = 0; c < core_irq.size(); ++c) lines_.push_back(core_irq[c]);
   inputs_ |= doorbell_rung_;
   inputs_ |= line_rose_;
   if (core_irq.size() > 0) {
@@ -254,15 +256,17 @@ void ThreadScheduler::accept_doorbells() {
 
 void ThreadScheduler::collect_core_completions() {
   for (std::size_t c = 0; c < running_.size(); ++c) {
-    if (!running_[c] || !core_irq[static_cast<int>(c)]->read()) continue;
+    if (!has_share_[c] || !lines_[c]->read()) continue;
     // The line may still be high from the core's previous launch: STATUS tells.
     std::uint64_t status = core::kCoreStatusBusy;
     const tlm::tlm_response_status r = core_access(c, tlm::TLM_READ_COMMAND, core::kCoreRegStatus, &status, 8);
     if (r == tlm::TLM_OK_RESPONSE && status == core::kCoreStatusBusy) continue;
     const ShareRun s = *running_[c];
     running_[c].reset();
+    has_share_[c] = 0;
     if (r != tlm::TLM_OK_RESPONSE) share_done(s, false, "STATUS read: " + status_name(r));
-    else share_done(s, status == core::kCoreStatusIdle, "the core reported a failure");
+    else if (status == core::kCoreStatusIdle) share_done(s, true, std::string());  // no message to build
+    else share_done(s, false, "the core reported a failure");
   }
 }
 
@@ -337,7 +341,10 @@ void ThreadScheduler::start_share(const ShareRun& s) {
   if (r == tlm::TLM_OK_RESPONSE) r = core_access(s.share.core, tlm::TLM_WRITE_COMMAND, core::kCoreRegDoorbell, &ring, 8);
   ShareRun started = s;
   started.at = sc_core::sc_time_stamp();
-  if (r == tlm::TLM_OK_RESPONSE) running_[s.share.core] = started;
+  if (r == tlm::TLM_OK_RESPONSE) {
+    running_[s.share.core] = started;
+    has_share_[s.share.core] = 1;
+  }
   else share_done(started, false, status_name(r));
 }
 
@@ -380,6 +387,7 @@ void ThreadScheduler::finish(std::uint64_t seq) {
   logic_->finish(seq);
   r.finished = sc_core::sc_time_stamp();
   r.done = true;
+  ++packets_done_;
   r.ok = !failed;
   ++stats_.packets_completed;
   if (failed) ++stats_.packets_failed;

@@ -85,6 +85,8 @@ class ThreadScheduler : public sc_core::sc_module {
   const simkit::StatGroup& stats() const { return stats_group_; }
   // One record per accepted packet, index = sequence number - 1.
   const std::vector<PacketRecord>& packet_records() const { return records_; }
+  // Records with `done` set, without a walk over them (the platform asks between run slices).
+  std::uint64_t packets_done() const { return packets_done_; }
   // The first failure ("" if none), e.g. "packet 2: threads 50..99 on core 1: TLM_GENERIC_ERROR_RESPONSE".
   const std::string& error() const { return first_error_; }
   // No packet outstanding (accepted doorbells included).
@@ -148,10 +150,15 @@ class ThreadScheduler : public sc_core::sc_module {
   simkit::StatGroup stats_group_;
   SchedulerStats stats_;
   std::vector<PacketRecord> records_;
+  std::uint64_t packets_done_ = 0;
   std::string first_error_;
   std::deque<Doorbell> doorbells_;           // accepted, not yet in effect; in time order
   std::optional<ShareRun> sending_;          // the descriptor being sent (dispatch latency)
   std::vector<std::optional<ShareRun>> running_;  // per core: the share it runs
+  // Per core: the completion line's interface (core_irq[c], looked up once) and whether running_
+  // holds a share: every wake-up looks at every core's line (README.md "Host cost").
+  std::vector<sc_core::sc_signal_in_if<bool>*> lines_;
+  std::vector<std::uint8_t> has_share_;
   std::vector<Finishing> finishing_;         // packets whose flag write is under way
   tlm::tlm_generic_payload core_payload_;    // every access to a core's registers (core_access)
   sc_core::sc_event doorbell_rung_;          // a doorbell was accepted: the process re-plans

@@ -166,11 +166,7 @@ void PlatformStats::write_published_table(std::ostream& os, const simkit::Json& 
   write_sample_tables(os, &doc, published_.launches, published_.windows);
 }
 
-std::uint64_t launches_done(const sched::ThreadScheduler& scheduler) {
-  std::uint64_t n = 0;
-  for (const sched::PacketRecord& r : scheduler.packet_records()) n += r.done ? 1 : 0;
-  return n;
-}
+std::uint64_t launches_done(const sched::ThreadScheduler& scheduler) { return scheduler.packets_done(); }
 
 LaunchSampler::LaunchSampler(sc_core::sc_module_name name, PlatformStats& stats, const sched::ThreadScheduler& scheduler)
     : sc_module(name), stats_(stats), scheduler_(scheduler) {

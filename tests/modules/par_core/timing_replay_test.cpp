@@ -129,6 +129,9 @@ TEST(TimingReplay, OneRoundPacketsReplayFromThePreviousPacket) {
   EXPECT_EQ(on.replay_counts().replayed, 5);
   EXPECT_EQ(on.replay_counts().diverged, 0);
   EXPECT_EQ(off.replay_counts().replayed, 0);
+  // A packet starts from the state reset() leaves, always the same: only the first packet's
+  // round computes a fingerprint; the others find the record it was recorded in.
+  EXPECT_EQ(on.replay_counts().fingerprints, 1);
 }
 
 TEST(TimingReplay, KernelsAtEveryFastShapeGiveTheSameStatistics) {
