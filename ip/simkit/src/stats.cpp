@@ -156,18 +156,6 @@ Distribution::Distribution(StatGroup& group, std::string name, std::string unit,
   }
 }
 
-void Distribution::sample_bucket(double value, std::uint64_t times) {
-  const std::size_t where = locate_search(value);
-  if (where < buckets_.size()) {
-    last_ = where;
-    buckets_[where] += times;
-  } else if (where == kUnderflow) {
-    underflow_ += times;
-  } else {
-    overflow_ += times;
-  }
-}
-
 std::size_t Distribution::locate_search(double value) const {
   if (bounds_.empty()) return kNoBuckets;
   if (value < bounds_.front()) return kUnderflow;

@@ -208,14 +208,7 @@ class Distribution final : public Stat {
   // samples every transaction) mostly sees values of one bucket, so it seldom searches.
   void sample(double value, std::uint64_t times = 1) {
     if (times == 0) return;
-    if (count_ == 0) {
-      min_ = max_ = value;
-    } else {
-      if (value < min_) min_ = value;
-      if (max_ < value) max_ = value;
-    }
-    count_ += times;
-    sum_ += value * static_cast<double>(times);
+    add_moments(value, times);
     if (last_ < buckets_.size() && bounds_[last_] <= value && value < bounds_[last_ + 1]) {
       buckets_[last_] += times;
       return;
@@ -242,22 +235,8 @@ class Distribution final : public Stat {
   }
   // sample(value) for a `where` that locate(value) gave (here or in a distribution of the same bounds).
   void sample_at(double value, std::size_t where) {
-    if (count_ == 0) {
-      min_ = max_ = value;
-    } else {
-      if (value < min_) min_ = value;
-      if (max_ < value) max_ = value;
-    }
-    ++count_;
-    sum_ += value;
-    if (where < buckets_.size()) {
-      ++buckets_[where];
-      last_ = where;
-    } else if (where == kUnderflow) {
-      ++underflow_;
-    } else if (where == kOverflow) {
-      ++overflow_;
-    }
+    add_moments(value, 1);
+    add_at(where, 1);
   }
 
   std::uint64_t count() const noexcept { return count_; }
@@ -273,7 +252,29 @@ class Distribution final : public Stat {
   void reset() override;
 
  private:
-  void sample_bucket(double value, std::uint64_t times);  // the search, when the last bucket does not hold it
+  void sample_bucket(double value, std::uint64_t times) { add_at(locate_search(value), times); }  // the search, when the last bucket does not hold it
+  // Count, sum, min and max of `times` samples of `value`.
+  void add_moments(double value, std::uint64_t times) {
+    if (count_ == 0) {
+      min_ = max_ = value;
+    } else {
+      if (value < min_) min_ = value;
+      if (max_ < value) max_ = value;
+    }
+    count_ += times;
+    sum_ += value * static_cast<double>(times);
+  }
+  // `times` samples into what locate() gave (nothing for kNoBuckets).
+  void add_at(std::size_t where, std::uint64_t times) {
+    if (where < buckets_.size()) {
+      buckets_[where] += times;
+      last_ = where;
+    } else if (where == kUnderflow) {
+      underflow_ += times;
+    } else if (where == kOverflow) {
+      overflow_ += times;
+    }
+  }
   std::size_t locate_search(double value) const;
 
   std::vector<double> bounds_;
