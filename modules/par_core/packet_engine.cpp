@@ -615,8 +615,11 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
 
   if (timed) {
     timing_->reset();
-    timing_->set_stall_listener(stall_listener_);
-    timing_->set_replay(timing_replay_ && !select_);  // the selection loop reads the state between calls
+    if (timing_settings_changed_) {
+      timing_->set_stall_listener(stall_listener_);
+      timing_->set_replay(timing_replay_ && !select_);  // the selection loop reads the state between calls
+      timing_settings_changed_ = false;
+    }
   }
   if (lsu_) lsu_->reset_counters();
   const std::uint64_t threads = static_cast<std::uint64_t>(packet.threads);

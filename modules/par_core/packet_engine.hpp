@@ -116,7 +116,10 @@ class PacketEngine {
                int functional_width = 1024);
 
   // Reports the frontend stalls of every later packet to `listener` (null: none; not owned).
-  void set_stall_listener(StallListener* listener) { stall_listener_ = listener; }
+  void set_stall_listener(StallListener* listener) {
+    stall_listener_ = listener;
+    timing_settings_changed_ = true;
+  }
   // Reports every executed instruction of later packets to `listener` (null: none; not owned).
   void set_exec_listener(ExecListener* listener) { exec_listener_ = listener; }
   // Where the packet prefetcher sends its requests (not owned). With core.prefetch.enabled, in
@@ -125,10 +128,16 @@ class PacketEngine {
   // Runs the context-selection loop (and keeps the per-context statistics) even for the plain
   // core, in timing mode. Tests use it: with one context it must schedule exactly like the
   // single-stream loop.
-  void always_select_contexts() { select_ = mode_ == RunMode::Timing; }
+  void always_select_contexts() {
+    select_ = mode_ == RunMode::Timing;
+    timing_settings_changed_ = true;
+  }
   // Round replay of the timing model (TimingModel::set_replay; on by default). Tests turn it
   // off to compare: the statistics must be the same.
-  void set_timing_replay(bool on) { timing_replay_ = on; }
+  void set_timing_replay(bool on) {
+    timing_replay_ = on;
+    timing_settings_changed_ = true;
+  }
   // Rounds the timing model has replayed and replays that diverged, so far (tests: replay happened).
   TimingModel::ReplayCounts replay_counts() const { return timing_ ? timing_->replay_counts() : TimingModel::ReplayCounts{}; }
   // Later packets keep their registers in blocks taken from `pool` (not owned; null: each context
@@ -287,6 +296,9 @@ class PacketEngine {
   int T_;
   bool select_;  // the context-selection loop (timing mode, CoreConfig::selects_contexts())
   bool timing_replay_ = true;
+  // The stall listener or the replay setting changed since the timing model was last told (it
+  // keeps them from packet to packet: a packet that is one share of a launch need not repeat them).
+  bool timing_settings_changed_ = true;
   std::vector<std::unique_ptr<Context>> contexts_;
   GlobalMemoryPort* port_;
   std::unique_ptr<LoadStoreUnit> lsu_;

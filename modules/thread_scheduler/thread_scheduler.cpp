@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "par/core/core_registers.hpp"
+#include "par/sckit/fast_time.hpp"
 #include "par/sckit/payload.hpp"
 #include "par/sckit/target_check.hpp"
 #include "par/sckit/time_units.hpp"
@@ -58,6 +59,9 @@ ThreadScheduler::ThreadScheduler(sc_core::sc_module_name name, const SchedulerCo
   regs.register_transport_dbg(this, &ThreadScheduler::transport_dbg);
   SC_HAS_PROCESS(ThreadScheduler);
   SC_THREAD(control_thread);
+  // Statically sensitive: a wait with an or-list and a timeout registers with and removes from
+  // each event on every wake-up (README.md "Host cost"); `timer_` stands for the timeout.
+  sensitive << doorbell_rung_ << line_rose_ << timer_;
 }
 
 void ThreadScheduler::end_of_elaboration() {
@@ -98,7 +102,7 @@ void ThreadScheduler::set_trace(trace::Timeline* timeline, trace::VcdWriter* vcd
 
 void ThreadScheduler::trace_pending() {
   if (pending_signal_.enabled())
-    pending_signal_.set(to_ps_(sc_core::sc_time_stamp()), logic_->outstanding());
+    pending_signal_.set(to_ps_(sckit::current_time()), logic_->outstanding());
 }
 
 void ThreadScheduler::trace_packet(const PacketRecord& r) {
@@ -185,7 +189,7 @@ tlm::tlm_response_status ThreadScheduler::doorbell(const sc_time& delay) {
     return tlm::TLM_GENERIC_ERROR_RESPONSE;
   }
   // The command as staged when the doorbell arrives; it takes effect one register access later.
-  const Doorbell b{sc_core::sc_time_stamp() + delay + register_latency_, staging_.command()};
+  const Doorbell b{sckit::current_time() + delay + register_latency_, staging_.command()};
   auto it = doorbells_.end();
   while (it != doorbells_.begin() && std::prev(it)->at > b.at) --it;
   doorbells_.insert(it, b);
@@ -221,24 +225,43 @@ void ThreadScheduler::control_thread() {
     accept_doorbells();
     finish_due();
     collect_core_completions();
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sckit::current_time();
     if (sending_ && sending_->at <= now) {
       const ShareRun s = *sending_;
       sending_.reset();
       start_share(s);
     }
     if (!sending_) dispatch();
-    sc_time next = sc_core::sc_max_time();
-    if (!doorbells_.empty()) next = doorbells_.front().at;
-    for (const Finishing& f : finishing_) next = std::min(next, f.at);
-    if (sending_) next = std::min(next, sending_->at);
-    if (next == sc_core::sc_max_time()) sc_core::wait(inputs_);
-    else sc_core::wait(next - now, inputs_);
+    // The earliest timer, if any (sc_max_time() is a library call: not per wake-up).
+    bool timed = false;
+    sc_time next;
+    const auto earliest = [&](const sc_time& at) {
+      if (!timed || at < next) next = at;
+      timed = true;
+    };
+    if (!doorbells_.empty()) earliest(doorbells_.front().at);
+    for (const Finishing& f : finishing_) earliest(f.at);
+    if (sending_) earliest(sending_->at);
+    // As wait(next - now, doorbell_rung_ | line_rose_) would: the timeout is a fresh timed
+    // notification at every wait (a pending one is cancelled first, as SystemC cancels the timeout
+    // when an event of the list wakes the process; a cancelled timed notification stays in the
+    // kernel's queue either way), so the kernel sees the same notifications in the same order. A
+    // zero timeout is a delta notification, whose cancellation reorders the delta queue: that
+    // rare wait keeps the or-list, and so the timer is never pending in a delta.
+    timer_.cancel();
+    if (!timed) {
+      sc_core::wait();
+    } else if (next > now) {
+      timer_.notify(next - now);
+      sc_core::wait();
+    } else {
+      sc_core::wait(SC_ZERO_TIME, inputs_);
+    }
   }
 }
 
 void ThreadScheduler::accept_doorbells() {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sckit::current_time();
   while (!doorbells_.empty() && doorbells_.front().at <= now) {
     const Command cmd = doorbells_.front().cmd;
     doorbells_.pop_front();
@@ -271,7 +294,7 @@ void ThreadScheduler::collect_core_completions() {
 }
 
 void ThreadScheduler::finish_due() {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sckit::current_time();
   // In the order the completions were started.
   for (std::size_t i = 0; i < finishing_.size();) {
     if (finishing_[i].at > now) {
@@ -289,7 +312,7 @@ void ThreadScheduler::dispatch() {
     const std::optional<Action> a = logic_->next();
     if (!a) return;
     PacketRecord& r = records_.at(a->seq - 1);
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sckit::current_time();
     if (a->kind == Action::Kind::Complete) {
       if (r.shares == 0) r.started = now;  // THREADS <= 0
       start_completion(a->seq);
@@ -340,7 +363,7 @@ void ThreadScheduler::start_share(const ShareRun& s) {
   tlm::tlm_response_status r = core_access(s.share.core, tlm::TLM_WRITE_COMMAND, core::kCoreRegStart, &desc, sizeof desc);
   if (r == tlm::TLM_OK_RESPONSE) r = core_access(s.share.core, tlm::TLM_WRITE_COMMAND, core::kCoreRegDoorbell, &ring, 8);
   ShareRun started = s;
-  started.at = sc_core::sc_time_stamp();
+  started.at = sckit::current_time();
   if (r == tlm::TLM_OK_RESPONSE) {
     running_[s.share.core] = started;
     has_share_[s.share.core] = 1;
@@ -349,7 +372,7 @@ void ThreadScheduler::start_share(const ShareRun& s) {
 }
 
 void ThreadScheduler::share_done(const ShareRun& s, bool ok, const std::string& why) {
-  stats_.core(s.share.core).busy_ns += sckit::to_ns(sc_core::sc_time_stamp() - s.at);
+  stats_.core(s.share.core).busy_ns += sckit::to_ns(sckit::current_time() - s.at);
   if (!ok) {
     const std::uint64_t last = s.share.first_thread + static_cast<std::uint64_t>(s.share.threads) - 1;
     note_failure(records_.at(s.seq - 1), "threads " + std::to_string(s.share.first_thread) + ".." +
@@ -360,7 +383,7 @@ void ThreadScheduler::share_done(const ShareRun& s, bool ok, const std::string& 
 }
 
 void ThreadScheduler::start_completion(std::uint64_t seq) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = sckit::current_time();
   records_.at(seq - 1).executed = now;
   const Command& cmd = logic_->command(seq);
   if (cmd.flag_addr == 0) {
@@ -385,7 +408,7 @@ void ThreadScheduler::finish(std::uint64_t seq) {
   PacketRecord& r = records_.at(seq - 1);
   const bool failed = logic_->packet_failed(seq);
   logic_->finish(seq);
-  r.finished = sc_core::sc_time_stamp();
+  r.finished = sckit::current_time();
   r.done = true;
   ++packets_done_;
   r.ok = !failed;
@@ -410,7 +433,7 @@ std::string ThreadScheduler::write_flag(std::uint64_t address, std::uint64_t val
   sckit::prepare_request(tx, tlm::TLM_WRITE_COMMAND, address, reinterpret_cast<unsigned char*>(&value), 8);
   sc_time delay = SC_ZERO_TIME;
   notify->b_transport(tx, delay);
-  done = sc_core::sc_time_stamp() + delay;
+  done = sckit::current_time() + delay;
   ++stats_.flag_writes;
   if (tx.is_response_ok()) return "";
   ++stats_.flag_write_errors;

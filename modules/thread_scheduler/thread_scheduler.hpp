@@ -163,9 +163,10 @@ class ThreadScheduler : public sc_core::sc_module {
   tlm::tlm_generic_payload core_payload_;    // every access to a core's registers (core_access)
   sc_core::sc_event doorbell_rung_;          // a doorbell was accepted: the process re-plans
   // A core's line rose: notified by a method statically sensitive to every line, so that the
-  // process waits on two events, not on one per core (README.md "Host cost").
+  // process is sensitive to three events, not to one per core (README.md "Host cost").
   sc_core::sc_event line_rose_;
-  sc_core::sc_event_or_list inputs_;         // doorbell_rung_ and line_rose_
+  sc_core::sc_event timer_;                  // the process's next timed wake-up (control_thread)
+  sc_core::sc_event_or_list inputs_;         // doorbell_rung_ and line_rose_ (a zero timeout)
   sc_core::sc_event finished_;               // a packet finished
 
   // Tracing; all null when off.
