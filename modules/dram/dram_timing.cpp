@@ -58,6 +58,8 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       // Ranks of a channel refresh staggered so that they are not all unavailable at once.
       ch.ranks[r].refresh_offset = align_to_clock(p_.tREFI * r / p_.ranks);
       ch.ranks[r].banks.resize(p_.banks);
+      ch.ranks[r].columns_blocked.resize(2 * std::size_t{p_.bank_groups});
+      ch.ranks[r].activates_blocked.resize(p_.bank_groups);
     }
   }
 }
@@ -193,7 +195,9 @@ Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
 }
 
 Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const {
-  Tick x = align_to_clock(lo);
+  Blocked& blocked = rank.activates_blocked[group];
+  const Tick start = align_to_clock(lo);
+  Tick x = blocked.skip(start);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
   // x only moves forward: the activates are searched once, then walked by two cursors (the first
@@ -255,6 +259,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         }
       }
     }
+    blocked.found(start, x);
     return x;
   }
   no_progress("an activate slot");
@@ -323,7 +328,9 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                                unsigned group, Op op, Tick lo, Tick hi, std::size_t& data_pos) const {
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
-  Tick c = align_to_clock(lo);
+  Blocked& blocked = rank.columns_blocked[2 * group + (op == Op::Write ? 1 : 0)];
+  const Tick start = align_to_clock(lo);
+  Tick c = blocked.skip(start);
   if (p_.scheduler == Scheduler::Fcfs) {
     // In call order: after the latest column command and after the latest data burst.
     c = std::max(c, align_to_clock(ch.last_column + 2));
@@ -347,7 +354,10 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                               : rank.writes.end();
   auto read = op == Op::Write ? rank.reads.lower_bound(c - read_to_write + 1) : rank.reads.end();
   for (int step = 0; step < kMaxSteps; ++step) {
-    if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
+    if (c + post > hi) {  // the row would have to stay open past its precharge
+      blocked.found(start, c);
+      return kNever;
+    }
     if (const Tick free = ch.commands.first_free(c); free != c) {
       c = free;
       continue;
@@ -389,6 +399,7 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
     }
     // The data fit left its cursor on the first burst that starts after c + lat.
     data_pos = static_cast<std::size_t>(burst - ch.data.begin());
+    blocked.found(start, c);
     return c;
   }
   no_progress("a column slot");

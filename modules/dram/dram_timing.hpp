@@ -18,6 +18,7 @@
 // CL 2.5) are integers. Commands issue on clock edges (even ticks); data may start on either.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -126,6 +127,26 @@ class TimingEngine {
     // earlier, so a search from there or later cannot succeed either and is not made again.
     Tick no_hit_from[2] = {kNever, kNever};
   };
+  // A stretch of time in which a search found no slot for one kind of command (an activate of a
+  // rank's bank group, a read or a write column command of a bank group): every candidate in
+  // [from, to) broke some constraint. Reservations are only ever added (and retire() forgets only
+  // what can no longer constrain a request), so a slot that was not free stays taken, and a later
+  // search of the same kind that starts inside the stretch may start at its end instead: the
+  // backlog's gaps that a kind cannot use are walked once, not by every search.
+  struct Blocked {
+    Tick from = -kNever;
+    Tick to = -kNever;
+    Tick skip(Tick t) const { return t >= from && t < to ? to : t; }
+    // A search from `start` found nothing before `end`.
+    void found(Tick start, Tick end) {
+      if (start >= from && start <= to) {  // it went on from this stretch (or from its end)
+        to = std::max(to, end);
+      } else if (end >= to) {  // keep the stretch that reaches further
+        from = start;
+        to = end;
+      }
+    }
+  };
   struct Bank {
     RetiringVector<Epoch> epochs;  // in time order; only the last may be open
   };
@@ -144,6 +165,10 @@ class TimingEngine {
     };
     mutable Period period;
     Tick last_act = -kNever;  // FCFS: activates in call order
+    // What the searches found last, per kind of command (see Blocked): column commands by
+    // [bank group][read, write], activates by bank group.
+    mutable std::vector<Blocked> columns_blocked;
+    mutable std::vector<Blocked> activates_blocked;
     std::vector<Bank> banks;
   };
   struct Burst {  // a data-bus reservation
