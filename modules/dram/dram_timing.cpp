@@ -468,18 +468,21 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   // 1. Row hit: FR-FCFS tries every activation of the row, oldest first, so a hit is served from
   //    a row that is open at its arrival even if a conflict called earlier has already reserved
   //    that row's precharge, as long as the access fits before it. FCFS: only the open row.
-  // Epochs are in time order with increasing close bounds: skip those closed before arrival.
-  const auto first_open = partition_point_from_back(bank.epochs.begin(), bank.epochs.end(),
-                                                    [a](const Epoch& e) { return e.close <= a; });
-  for (auto i = static_cast<std::size_t>(first_open - bank.epochs.begin()); i < bank.epochs.size();
-       ++i) {
-    Epoch& e = bank.epochs[i];
-    if (p_.scheduler == Scheduler::Fcfs && (i + 1 != bank.epochs.size() || e.pre != kNever)) continue;
-    if (e.row != req.row) continue;
-    const Tick hi = e.close;
-    if (hi <= a) continue;
-    const Tick lo = std::max(a, e.act + p_.tRCD);
-    Tick& no_hit_from = e.no_hit_from[req.op == Op::Read ? 0 : 1];
+  // Epochs are in time order with increasing close bounds: skip those closed before arrival. The
+  // bank's epochs are not added or removed meanwhile (only the one a hit uses is updated), so the
+  // walk runs on plain pointers, and most epochs it passes (those of other rows) cost a compare.
+  Epoch* const stop = bank.epochs.end();
+  Epoch* e = stop;
+  if (p_.scheduler == Scheduler::FrFcfs)
+    e = partition_point_from_back(bank.epochs.begin(), stop, [a](const Epoch& x) { return x.close <= a; });
+  else if (!bank.epochs.empty() && bank.epochs.back().pre == kNever && bank.epochs.back().close > a)
+    e = stop - 1;  // FCFS: only the open row
+  const int dir = req.op == Op::Read ? 0 : 1;
+  for (; e != stop; ++e) {
+    if (e->row != req.row) continue;
+    const Tick hi = e->close;
+    const Tick lo = std::max(a, e->act + p_.tRCD);
+    Tick& no_hit_from = e->no_hit_from[dir];
     if (lo >= no_hit_from) continue;
     std::size_t data_pos = 0;
     const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi, data_pos);
@@ -488,8 +491,8 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
       continue;
     }
     r.outcome = RowOutcome::Hit;
-    commit_column(ch, rank, req.rank, group, e, req.op, c, data_pos, r);
-    return finish(e);
+    commit_column(ch, rank, req.rank, group, *e, req.op, c, data_pos, r);
+    return finish(*e);
   }
 
   // 2. A new activation after the bank's last one (misses and conflicts never go into a gap
