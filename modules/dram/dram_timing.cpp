@@ -42,6 +42,7 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       p_.banks % p_.bank_groups != 0 || p_.burst <= 0 || p_.queue_depth == 0 ||
       (p_.refresh && (p_.tREFI <= p_.tRFC + p_.tRPab)))
     throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
+  same_kind_spacing_ = std::max(p_.burst, p_.bank_groups > 1 ? p_.tCCD_L : p_.tCCD);
   data_span_ = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   min_spacing_ = std::max<Tick>(1, p_.burst + std::min<Tick>(0, p_.tRTRS));
   neighbours_suffice_ =
@@ -328,7 +329,7 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                                unsigned group, Op op, Tick lo, Tick hi, std::size_t& data_pos) const {
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
-  Blocked& blocked = rank.columns_blocked[2 * group + (op == Op::Write ? 1 : 0)];
+  Blocked& blocked = column_blocked(rank, group, op);
   const Tick start = align_to_clock(lo);
   Tick c = blocked.skip(start);
   if (p_.scheduler == Scheduler::Fcfs) {
@@ -410,6 +411,9 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, u
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
   ch.commands.book(column);
+  // Its data burst keeps every other column command of its kind (same rank, bank group and
+  // direction) at least one same-kind data spacing away on either side.
+  column_blocked(rank, group, op).found(column, align_to_clock(column + same_kind_spacing_));
   if (ch.data.empty() || ch.data.back().first <= ds) {
     // Appended: it extends the booked stretch that ends with the last burst, or starts one.
     const Tick last = ch.data.empty() ? -kNever : ch.data.back().first;
@@ -538,6 +542,8 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     r.precharge = pre;
   }
   ch.commands.book(act);
+  // tRRD (tRRD_L) keeps every other activate of its bank group that far away on either side.
+  rank.activates_blocked[group].found(act, align_to_clock(act + (p_.bank_groups > 1 ? p_.tRRD_L : p_.tRRD)));
   rank.acts.insert(act, group);
   rank.last_act = std::max(rank.last_act, act);
   bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS, next.start});

@@ -236,6 +236,10 @@ class TimingEngine {
   void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
                      Tick column, std::size_t data_pos, BurstResult& result);
 
+  Blocked& column_blocked(const Rank& rank, unsigned group, Op op) const {
+    return rank.columns_blocked[2 * group + (op == Op::Write ? 1 : 0)];
+  }
+
   const Window& next_window(const Rank& rank, Tick t) const;  // refresh on
   Window window_at(const Rank& rank, Tick t) const;
   Window window_after(const Rank& rank, Tick t) const;
@@ -245,6 +249,7 @@ class TimingEngine {
   // No data_spacing() exceeds 2 x min_spacing_: a data start that keeps the spacing to the bursts
   // just before and just after it keeps it to all (first_data_fit looks no further).
   bool neighbours_suffice_ = false;
+  Tick same_kind_spacing_ = 0;  // data_spacing() between bursts of one rank, bank group and direction
   Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
   std::vector<Channel> channels_;
