@@ -325,13 +325,14 @@ __attribute__((always_inline)) inline Tick TimingEngine::first_data_fit(const Ch
   no_progress("a data-bus slot");
 }
 
-Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned rank_index,
+Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, Bank& bank, unsigned rank_index,
                                unsigned group, Op op, Tick lo, Tick hi, std::size_t& data_pos) const {
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
   Blocked& blocked = column_blocked(rank, group, op);
+  Blocked& bank_blocked = bank.columns_blocked[op == Op::Write ? 1 : 0];
   const Tick start = align_to_clock(lo);
-  Tick c = blocked.skip(start);
+  Tick c = blocked.skip(bank_blocked.skip(start));
   if (p_.scheduler == Scheduler::Fcfs) {
     // In call order: after the latest column command and after the latest data burst.
     c = std::max(c, align_to_clock(ch.last_column + 2));
@@ -357,6 +358,7 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   for (int step = 0; step < kMaxSteps; ++step) {
     if (c + post > hi) {  // the row would have to stay open past its precharge
       blocked.found(start, c);
+      bank_blocked.found(start, c);
       return kNever;
     }
     if (const Tick free = ch.commands.first_free(c); free != c) {
@@ -401,19 +403,22 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
     // The data fit left its cursor on the first burst that starts after c + lat.
     data_pos = static_cast<std::size_t>(burst - ch.data.begin());
     blocked.found(start, c);
+    bank_blocked.found(start, c);
     return c;
   }
   no_progress("a column slot");
 }
 
-void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group,
+void TimingEngine::commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned rank_index, unsigned group,
                                  Epoch& e, Op op, Tick column, std::size_t data_pos, BurstResult& result) {
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
   ch.commands.book(column);
   // Its data burst keeps every other column command of its kind (same rank, bank group and
   // direction) at least one same-kind data spacing away on either side.
-  column_blocked(rank, group, op).found(column, align_to_clock(column + same_kind_spacing_));
+  const Tick blocked_until = align_to_clock(column + same_kind_spacing_);
+  column_blocked(rank, group, op).found(column, blocked_until);
+  bank.columns_blocked[op == Op::Write ? 1 : 0].found(column, blocked_until);
   if (ch.data.empty() || ch.data.back().first <= ds) {
     // Appended: it extends the booked stretch that ends with the last burst, or starts one.
     const Tick last = ch.data.empty() ? -kNever : ch.data.back().first;
@@ -489,13 +494,13 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     Tick& no_hit_from = e->no_hit_from[dir];
     if (lo >= no_hit_from) continue;
     std::size_t data_pos = 0;
-    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi, data_pos);
+    const Tick c = find_column(ch, rank, bank, req.rank, group, req.op, lo, hi, data_pos);
     if (c == kNever) {
       no_hit_from = lo;  // lower than before (else the search would not have been made)
       continue;
     }
     r.outcome = RowOutcome::Hit;
-    commit_column(ch, rank, req.rank, group, *e, req.op, c, data_pos, r);
+    commit_column(ch, rank, bank, req.rank, group, *e, req.op, c, data_pos, r);
     return finish(*e);
   }
 
@@ -528,7 +533,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   for (int step = 0; step < kMaxSteps && col == kNever; ++step) {
     act = find_activate(ch, rank, group, lo);
     next = window_after(rank, act);
-    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start, data_pos);
+    col = find_column(ch, rank, bank, req.rank, group, req.op, act + p_.tRCD, next.start, data_pos);
     if (col == kNever) lo = next.end;  // no room before the next refresh: after it
   }
   if (col == kNever) no_progress("an activation");
@@ -548,7 +553,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   rank.last_act = std::max(rank.last_act, act);
   bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS, next.start});
   r.activate = act;
-  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
+  commit_column(ch, rank, bank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
   return finish(bank.epochs.back());
 }
 

@@ -149,6 +149,10 @@ class TimingEngine {
   };
   struct Bank {
     RetiringVector<Epoch> epochs;  // in time order; only the last may be open
+    // The column searches of this bank's bursts, by direction: they share their rank's and bank
+    // group's Blocked stretches (columns_blocked), but a line's bursts, which follow each other to
+    // the same bank, would often find those replaced by another bank's meanwhile.
+    Blocked columns_blocked[2];
   };
   struct Rank {
     Timeline<unsigned> acts;   // ACT tick -> bank group
@@ -229,11 +233,11 @@ class TimingEngine {
                       unsigned rank_index, unsigned group, Op op, Tick limit) const;
   // The earliest column command in [lo, hi - column_to_precharge(op)], or kNever. `data_pos`: where
   // its data burst goes in the channel's data timeline (after every burst starting at or before it).
-  Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
+  Tick find_column(const Channel& ch, const Rank& rank, Bank& bank, unsigned rank_index, unsigned group, Op op,
                    Tick lo, Tick hi, std::size_t& data_pos) const;
   Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;
   Tick find_precharge(const Channel& ch, Tick lo, Tick hi) const;
-  void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
+  void commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned rank_index, unsigned group, Epoch& e, Op op,
                      Tick column, std::size_t data_pos, BurstResult& result);
 
   Blocked& column_blocked(const Rank& rank, unsigned group, Op op) const {
