@@ -42,6 +42,12 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       p_.banks % p_.bank_groups != 0 || p_.burst <= 0 || p_.queue_depth == 0 ||
       (p_.refresh && (p_.tREFI <= p_.tRFC + p_.tRPab)))
     throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
+  latency_[0] = p_.tCL + p_.tDQSCK;
+  latency_[1] = p_.tCWL;
+  to_precharge_[0] = p_.tRTP;
+  to_precharge_[1] = p_.tCWL + p_.burst + p_.tWR;
+  wtr_max_ = std::max(p_.tWTR, p_.tWTR_L);
+  read_to_write_ = std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
   same_kind_spacing_ = std::max(p_.burst, p_.bank_groups > 1 ? p_.tCCD_L : p_.tCCD);
   data_span_ = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   min_spacing_ = std::max<Tick>(1, p_.burst + std::min<Tick>(0, p_.tRTRS));
@@ -344,11 +350,8 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, Bank& bank, 
   // c only moves forward: a row that would have to stay open past its precharge now always would
   // (the loop below returns the same at once, but only after searching every timeline).
   if (c + post > hi) return kNever;
-  const Tick wtr_max = std::max(p_.tWTR, p_.tWTR_L);
-  // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
-  // RL + tCCD + 2 - WL with tRTRS = 2).
-  const Tick read_to_write =
-      std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
+  const Tick wtr_max = wtr_max_;
+  const Tick read_to_write = read_to_write_;
   // c only moves forward: each timeline is binary-searched once, then walked by a cursor.
   auto burst = ch.data.upper_bound(c + lat);
   // A read only looks at the rank's writes and a write at its reads: search only that one.

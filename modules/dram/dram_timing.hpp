@@ -217,11 +217,9 @@ class TimingEngine {
   };
 
   Tick admit(Channel& ch, Tick arrival) const;
-  Tick column_latency(Op op) const { return op == Op::Read ? p_.tCL + p_.tDQSCK : p_.tCWL; }
+  Tick column_latency(Op op) const { return latency_[op == Op::Read ? 0 : 1]; }
   // Ticks after a column command before its bank may be precharged.
-  Tick column_to_precharge(Op op) const {
-    return op == Op::Read ? p_.tRTP : p_.tCWL + p_.burst + p_.tWR;
-  }
+  Tick column_to_precharge(Op op) const { return to_precharge_[op == Op::Read ? 0 : 1]; }
   // Minimum distance from the start of data burst `a` to the start of a later burst `b`.
   Tick data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group, Op b_op) const;
 
@@ -253,6 +251,13 @@ class TimingEngine {
   // No data_spacing() exceeds 2 x min_spacing_: a data start that keeps the spacing to the bursts
   // just before and just after it keeps it to all (first_data_fit looks no further).
   bool neighbours_suffice_ = false;
+  // Per direction (read, write), fixed by the parameters: column_latency(), column_to_precharge().
+  Tick latency_[2] = {0, 0};
+  Tick to_precharge_[2] = {0, 0};
+  Tick wtr_max_ = 0;  // the longer of tWTR and tWTR_L
+  // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
+  // RL + tCCD + 2 - WL with tRTRS = 2).
+  Tick read_to_write_ = 0;
   Tick same_kind_spacing_ = 0;  // data_spacing() between bursts of one rank, bank group and direction
   Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
