@@ -42,6 +42,13 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       p_.banks % p_.bank_groups != 0 || p_.burst <= 0 || p_.queue_depth == 0 ||
       (p_.refresh && (p_.tREFI <= p_.tRFC + p_.tRPab)))
     throw std::invalid_argument("dram timing engine: inconsistent parameters (validate the config)");
+  latency_[0] = p_.tCL + p_.tDQSCK;
+  latency_[1] = p_.tCWL;
+  to_precharge_[0] = p_.tRTP;
+  to_precharge_[1] = p_.tCWL + p_.burst + p_.tWR;
+  wtr_max_ = std::max(p_.tWTR, p_.tWTR_L);
+  read_to_write_ = std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
+  same_kind_spacing_ = std::max(p_.burst, p_.bank_groups > 1 ? p_.tCCD_L : p_.tCCD);
   data_span_ = std::max({p_.burst, p_.tCCD, p_.tCCD_L}) + p_.burst + p_.tRTRS;
   min_spacing_ = std::max<Tick>(1, p_.burst + std::min<Tick>(0, p_.tRTRS));
   neighbours_suffice_ =
@@ -58,6 +65,8 @@ TimingEngine::TimingEngine(const EngineParams& params) : p_(params) {
       // Ranks of a channel refresh staggered so that they are not all unavailable at once.
       ch.ranks[r].refresh_offset = align_to_clock(p_.tREFI * r / p_.ranks);
       ch.ranks[r].banks.resize(p_.banks);
+      ch.ranks[r].columns_blocked.resize(2 * std::size_t{p_.bank_groups});
+      ch.ranks[r].activates_blocked.resize(p_.bank_groups);
     }
   }
 }
@@ -193,7 +202,9 @@ Tick TimingEngine::find_precharge(const Channel& ch, Tick lo, Tick hi) const {
 }
 
 Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const {
-  Tick x = align_to_clock(lo);
+  Blocked& blocked = rank.activates_blocked[group];
+  const Tick start = align_to_clock(lo);
+  Tick x = blocked.skip(start);
   if (p_.scheduler == Scheduler::Fcfs) x = std::max(x, align_to_clock(rank.last_act + 2));
   const Tick rrd_max = std::max(p_.tRRD, p_.tRRD_L);
   // x only moves forward: the activates are searched once, then walked by two cursors (the first
@@ -255,6 +266,7 @@ Tick TimingEngine::find_activate(const Channel& ch, const Rank& rank, unsigned g
         }
       }
     }
+    blocked.found(start, x);
     return x;
   }
   no_progress("an activate slot");
@@ -319,11 +331,14 @@ __attribute__((always_inline)) inline Tick TimingEngine::first_data_fit(const Ch
   no_progress("a data-bus slot");
 }
 
-Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned rank_index,
+Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, Bank& bank, unsigned rank_index,
                                unsigned group, Op op, Tick lo, Tick hi, std::size_t& data_pos) const {
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
-  Tick c = align_to_clock(lo);
+  Blocked& blocked = column_blocked(rank, group, op);
+  Blocked& bank_blocked = bank.columns_blocked[op == Op::Write ? 1 : 0];
+  const Tick start = align_to_clock(lo);
+  Tick c = blocked.skip(bank_blocked.skip(start));
   if (p_.scheduler == Scheduler::Fcfs) {
     // In call order: after the latest column command and after the latest data burst.
     c = std::max(c, align_to_clock(ch.last_column + 2));
@@ -335,11 +350,8 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
   // c only moves forward: a row that would have to stay open past its precharge now always would
   // (the loop below returns the same at once, but only after searching every timeline).
   if (c + post > hi) return kNever;
-  const Tick wtr_max = std::max(p_.tWTR, p_.tWTR_L);
-  // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
-  // RL + tCCD + 2 - WL with tRTRS = 2).
-  const Tick read_to_write =
-      std::max<Tick>(2, p_.tCL + p_.tDQSCK + p_.burst + p_.tRTRS - p_.tCWL);
+  const Tick wtr_max = wtr_max_;
+  const Tick read_to_write = read_to_write_;
   // c only moves forward: each timeline is binary-searched once, then walked by a cursor.
   auto burst = ch.data.upper_bound(c + lat);
   // A read only looks at the rank's writes and a write at its reads: search only that one.
@@ -347,7 +359,11 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
                               : rank.writes.end();
   auto read = op == Op::Write ? rank.reads.lower_bound(c - read_to_write + 1) : rank.reads.end();
   for (int step = 0; step < kMaxSteps; ++step) {
-    if (c + post > hi) return kNever;  // the row would have to stay open past its precharge
+    if (c + post > hi) {  // the row would have to stay open past its precharge
+      blocked.found(start, c);
+      bank_blocked.found(start, c);
+      return kNever;
+    }
     if (const Tick free = ch.commands.first_free(c); free != c) {
       c = free;
       continue;
@@ -389,16 +405,23 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, unsigned ran
     }
     // The data fit left its cursor on the first burst that starts after c + lat.
     data_pos = static_cast<std::size_t>(burst - ch.data.begin());
+    blocked.found(start, c);
+    bank_blocked.found(start, c);
     return c;
   }
   no_progress("a column slot");
 }
 
-void TimingEngine::commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group,
+void TimingEngine::commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned rank_index, unsigned group,
                                  Epoch& e, Op op, Tick column, std::size_t data_pos, BurstResult& result) {
   const Tick ds = column + column_latency(op);
   const Burst b{ds + p_.burst, rank_index, group, op};
   ch.commands.book(column);
+  // Its data burst keeps every other column command of its kind (same rank, bank group and
+  // direction) at least one same-kind data spacing away on either side.
+  const Tick blocked_until = align_to_clock(column + same_kind_spacing_);
+  column_blocked(rank, group, op).found(column, blocked_until);
+  bank.columns_blocked[op == Op::Write ? 1 : 0].found(column, blocked_until);
   if (ch.data.empty() || ch.data.back().first <= ds) {
     // Appended: it extends the booked stretch that ends with the last burst, or starts one.
     const Tick last = ch.data.empty() ? -kNever : ch.data.back().first;
@@ -457,28 +480,31 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   // 1. Row hit: FR-FCFS tries every activation of the row, oldest first, so a hit is served from
   //    a row that is open at its arrival even if a conflict called earlier has already reserved
   //    that row's precharge, as long as the access fits before it. FCFS: only the open row.
-  // Epochs are in time order with increasing close bounds: skip those closed before arrival.
-  const auto first_open = partition_point_from_back(bank.epochs.begin(), bank.epochs.end(),
-                                                    [a](const Epoch& e) { return e.close <= a; });
-  for (auto i = static_cast<std::size_t>(first_open - bank.epochs.begin()); i < bank.epochs.size();
-       ++i) {
-    Epoch& e = bank.epochs[i];
-    if (p_.scheduler == Scheduler::Fcfs && (i + 1 != bank.epochs.size() || e.pre != kNever)) continue;
-    if (e.row != req.row) continue;
-    const Tick hi = e.close;
-    if (hi <= a) continue;
-    const Tick lo = std::max(a, e.act + p_.tRCD);
-    Tick& no_hit_from = e.no_hit_from[req.op == Op::Read ? 0 : 1];
+  // Epochs are in time order with increasing close bounds: skip those closed before arrival. The
+  // bank's epochs are not added or removed meanwhile (only the one a hit uses is updated), so the
+  // walk runs on plain pointers, and most epochs it passes (those of other rows) cost a compare.
+  Epoch* const stop = bank.epochs.end();
+  Epoch* e = stop;
+  if (p_.scheduler == Scheduler::FrFcfs)
+    e = partition_point_from_back(bank.epochs.begin(), stop, [a](const Epoch& x) { return x.close <= a; });
+  else if (!bank.epochs.empty() && bank.epochs.back().pre == kNever && bank.epochs.back().close > a)
+    e = stop - 1;  // FCFS: only the open row
+  const int dir = req.op == Op::Read ? 0 : 1;
+  for (; e != stop; ++e) {
+    if (e->row != req.row) continue;
+    const Tick hi = e->close;
+    const Tick lo = std::max(a, e->act + p_.tRCD);
+    Tick& no_hit_from = e->no_hit_from[dir];
     if (lo >= no_hit_from) continue;
     std::size_t data_pos = 0;
-    const Tick c = find_column(ch, rank, req.rank, group, req.op, lo, hi, data_pos);
+    const Tick c = find_column(ch, rank, bank, req.rank, group, req.op, lo, hi, data_pos);
     if (c == kNever) {
       no_hit_from = lo;  // lower than before (else the search would not have been made)
       continue;
     }
     r.outcome = RowOutcome::Hit;
-    commit_column(ch, rank, req.rank, group, e, req.op, c, data_pos, r);
-    return finish(e);
+    commit_column(ch, rank, bank, req.rank, group, *e, req.op, c, data_pos, r);
+    return finish(*e);
   }
 
   // 2. A new activation after the bank's last one (misses and conflicts never go into a gap
@@ -510,7 +536,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   for (int step = 0; step < kMaxSteps && col == kNever; ++step) {
     act = find_activate(ch, rank, group, lo);
     next = window_after(rank, act);
-    col = find_column(ch, rank, req.rank, group, req.op, act + p_.tRCD, next.start, data_pos);
+    col = find_column(ch, rank, bank, req.rank, group, req.op, act + p_.tRCD, next.start, data_pos);
     if (col == kNever) lo = next.end;  // no room before the next refresh: after it
   }
   if (col == kNever) no_progress("an activation");
@@ -524,11 +550,13 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     r.precharge = pre;
   }
   ch.commands.book(act);
+  // tRRD (tRRD_L) keeps every other activate of its bank group that far away on either side.
+  rank.activates_blocked[group].found(act, align_to_clock(act + (p_.bank_groups > 1 ? p_.tRRD_L : p_.tRRD)));
   rank.acts.insert(act, group);
   rank.last_act = std::max(rank.last_act, act);
   bank.epochs.push_back(Epoch{req.row, act, kNever, act + p_.tRAS, next.start});
   r.activate = act;
-  commit_column(ch, rank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
+  commit_column(ch, rank, bank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
   return finish(bank.epochs.back());
 }
 

@@ -18,6 +18,7 @@
 // CL 2.5) are integers. Commands issue on clock edges (even ticks); data may start on either.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -126,8 +127,32 @@ class TimingEngine {
     // earlier, so a search from there or later cannot succeed either and is not made again.
     Tick no_hit_from[2] = {kNever, kNever};
   };
+  // A stretch of time in which a search found no slot for one kind of command (an activate of a
+  // rank's bank group, a read or a write column command of a bank group): every candidate in
+  // [from, to) broke some constraint. Reservations are only ever added (and retire() forgets only
+  // what can no longer constrain a request), so a slot that was not free stays taken, and a later
+  // search of the same kind that starts inside the stretch may start at its end instead: the
+  // backlog's gaps that a kind cannot use are walked once, not by every search.
+  struct Blocked {
+    Tick from = -kNever;
+    Tick to = -kNever;
+    Tick skip(Tick t) const { return t >= from && t < to ? to : t; }
+    // A search from `start` found nothing before `end`.
+    void found(Tick start, Tick end) {
+      if (start >= from && start <= to) {  // it went on from this stretch (or from its end)
+        to = std::max(to, end);
+      } else if (end >= to) {  // keep the stretch that reaches further
+        from = start;
+        to = end;
+      }
+    }
+  };
   struct Bank {
     RetiringVector<Epoch> epochs;  // in time order; only the last may be open
+    // The column searches of this bank's bursts, by direction: they share their rank's and bank
+    // group's Blocked stretches (columns_blocked), but a line's bursts, which follow each other to
+    // the same bank, would often find those replaced by another bank's meanwhile.
+    Blocked columns_blocked[2];
   };
   struct Rank {
     Timeline<unsigned> acts;   // ACT tick -> bank group
@@ -144,6 +169,10 @@ class TimingEngine {
     };
     mutable Period period;
     Tick last_act = -kNever;  // FCFS: activates in call order
+    // What the searches found last, per kind of command (see Blocked): column commands by
+    // [bank group][read, write], activates by bank group.
+    mutable std::vector<Blocked> columns_blocked;
+    mutable std::vector<Blocked> activates_blocked;
     std::vector<Bank> banks;
   };
   struct Burst {  // a data-bus reservation
@@ -188,11 +217,9 @@ class TimingEngine {
   };
 
   Tick admit(Channel& ch, Tick arrival) const;
-  Tick column_latency(Op op) const { return op == Op::Read ? p_.tCL + p_.tDQSCK : p_.tCWL; }
+  Tick column_latency(Op op) const { return latency_[op == Op::Read ? 0 : 1]; }
   // Ticks after a column command before its bank may be precharged.
-  Tick column_to_precharge(Op op) const {
-    return op == Op::Read ? p_.tRTP : p_.tCWL + p_.burst + p_.tWR;
-  }
+  Tick column_to_precharge(Op op) const { return to_precharge_[op == Op::Read ? 0 : 1]; }
   // Minimum distance from the start of data burst `a` to the start of a later burst `b`.
   Tick data_spacing(const Burst& a, Tick a_start, unsigned b_rank, unsigned b_group, Op b_op) const;
 
@@ -204,12 +231,16 @@ class TimingEngine {
                       unsigned rank_index, unsigned group, Op op, Tick limit) const;
   // The earliest column command in [lo, hi - column_to_precharge(op)], or kNever. `data_pos`: where
   // its data burst goes in the channel's data timeline (after every burst starting at or before it).
-  Tick find_column(const Channel& ch, const Rank& rank, unsigned rank_index, unsigned group, Op op,
+  Tick find_column(const Channel& ch, const Rank& rank, Bank& bank, unsigned rank_index, unsigned group, Op op,
                    Tick lo, Tick hi, std::size_t& data_pos) const;
   Tick find_activate(const Channel& ch, const Rank& rank, unsigned group, Tick lo) const;
   Tick find_precharge(const Channel& ch, Tick lo, Tick hi) const;
-  void commit_column(Channel& ch, Rank& rank, unsigned rank_index, unsigned group, Epoch& e, Op op,
+  void commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned rank_index, unsigned group, Epoch& e, Op op,
                      Tick column, std::size_t data_pos, BurstResult& result);
+
+  Blocked& column_blocked(const Rank& rank, unsigned group, Op op) const {
+    return rank.columns_blocked[2 * group + (op == Op::Write ? 1 : 0)];
+  }
 
   const Window& next_window(const Rank& rank, Tick t) const;  // refresh on
   Window window_at(const Rank& rank, Tick t) const;
@@ -220,6 +251,14 @@ class TimingEngine {
   // No data_spacing() exceeds 2 x min_spacing_: a data start that keeps the spacing to the bursts
   // just before and just after it keeps it to all (first_data_fit looks no further).
   bool neighbours_suffice_ = false;
+  // Per direction (read, write), fixed by the parameters: column_latency(), column_to_precharge().
+  Tick latency_[2] = {0, 0};
+  Tick to_precharge_[2] = {0, 0};
+  Tick wtr_max_ = 0;  // the longer of tWTR and tWTR_L
+  // RD to WR in a rank: the write data starts tRTRS after the last read beat (DDR3's
+  // RL + tCCD + 2 - WL with tRTRS = 2).
+  Tick read_to_write_ = 0;
+  Tick same_kind_spacing_ = 0;  // data_spacing() between bursts of one rank, bank group and direction
   Tick data_span_ = 0;  // first_data_fit: a burst further than this from a start never constrains it
   Tick lookback_;  // longest distance over which a reservation constrains another one
   std::vector<Channel> channels_;
