@@ -66,6 +66,7 @@ void PlatformStats::sample_launch(std::uint64_t seq, double begin_ns, double end
     simulated_ns_->set(end_ns);
     sample.values = root_.capture();
   }
+  const std::lock_guard<std::mutex> lock(published_mutex_);  // published_json() may be reading
   launches_.push_back(std::move(sample));
 }
 
@@ -75,7 +76,9 @@ void PlatformStats::sample_window(sc_core::sc_time end, std::uint64_t launches_d
   simulated_ns_->set(end_ns);
   const std::uint64_t index = windows_.size();
   const double begin_ns = windows_.empty() ? 0.0 : windows_.back().end_ns;
-  windows_.push_back({"window " + std::to_string(index), index, begin_ns, end_ns, root_.capture(), {}, {}});
+  simkit::StatSnapshot values = root_.capture();
+  const std::lock_guard<std::mutex> lock(published_mutex_);  // published_json() may be reading
+  windows_.push_back({"window " + std::to_string(index), index, begin_ns, end_ns, std::move(values), {}, {}});
 }
 
 simkit::Json PlatformStats::tree(const std::vector<StatsSample>& samples, std::size_t i) const {
@@ -89,9 +92,10 @@ std::size_t PlatformStats::launches_without_tree() const {
       std::count_if(launches_.begin(), launches_.end(), [](const StatsSample& s) { return s.values.empty(); }));
 }
 
-simkit::Json PlatformStats::samples_json(const std::vector<StatsSample>& samples, const char* index_name) const {
+simkit::Json PlatformStats::samples_json(const std::vector<StatsSample>& samples, std::size_t count,
+                                         const char* index_name) const {
   simkit::Json a = simkit::Json::array();
-  for (std::size_t i = 0; i < samples.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     const StatsSample& s = samples[i];
     simkit::Json e = {{index_name, s.seq}, {"begin_ns", s.begin_ns}, {"end_ns", s.end_ns}};
     if (!s.timing.is_null()) e["timing"] = s.timing;
@@ -103,8 +107,8 @@ simkit::Json PlatformStats::samples_json(const std::vector<StatsSample>& samples
 
 simkit::Json PlatformStats::to_json() const {
   simkit::Json j = root_.to_json();
-  j["launches"] = samples_json(launches_, "seq");
-  j["windows"] = samples_json(windows_, "index");
+  j["launches"] = samples_json(launches_, launches_.size(), "seq");
+  j["windows"] = samples_json(windows_, windows_.size(), "index");
   j["end"] = {{"status", end_status_}, {"reason", end_reason_}};
   return j;
 }
@@ -112,15 +116,17 @@ simkit::Json PlatformStats::to_json() const {
 void PlatformStats::write_table(std::ostream& os, const simkit::Json* doc) const {
   os << "# total\n";
   root_.write_table(os);
-  write_sample_tables(os, doc, launches_, windows_);
+  write_sample_tables(os, doc, launches_, launches_.size(), windows_, windows_.size());
 }
 
 void PlatformStats::write_sample_tables(std::ostream& os, const simkit::Json* doc,
-                                        const std::vector<StatsSample>& launches,
-                                        const std::vector<StatsSample>& windows) const {
+                                        const std::vector<StatsSample>& launches, std::size_t launch_count,
+                                        const std::vector<StatsSample>& windows, std::size_t window_count) const {
   for (const auto* samples : {&launches, &windows}) {
-    const simkit::Json* built = doc != nullptr ? &(*doc)[samples == &launches ? "launches" : "windows"] : nullptr;
-    for (std::size_t i = 0; i < samples->size(); ++i) {
+    const bool is_launches = samples == &launches;
+    const simkit::Json* built = doc != nullptr ? &(*doc)[is_launches ? "launches" : "windows"] : nullptr;
+    const std::size_t count = is_launches ? launch_count : window_count;
+    for (std::size_t i = 0; i < count; ++i) {
       const StatsSample& s = (*samples)[i];
       if (s.values.empty()) continue;
       os << "\n# " << s.label << ": " << s.begin_ns << " ns .. " << s.end_ns << " ns\n";
@@ -136,10 +142,10 @@ void PlatformStats::publish(double simulated_ns, std::uint64_t launches_done) {
   simkit::StatSnapshot values = root_.capture();
   const std::lock_guard<std::mutex> lock(published_mutex_);
   published_.values = std::move(values);
-  // Samples are only ever appended (their timing is added after the run, when nothing reads
-  // these copies any more): copy the new ones.
-  for (std::size_t i = published_.launches.size(); i < launches_.size(); ++i) published_.launches.push_back(launches_[i]);
-  for (std::size_t i = published_.windows.size(); i < windows_.size(); ++i) published_.windows.push_back(windows_[i]);
+  // Samples are only ever appended (their timing is added after the run, when nothing reads the
+  // published document any more): the counts say which of them it shows.
+  published_.launches = launches_.size();
+  published_.windows = windows_.size();
   published_.simulated_ns = simulated_ns;
 }
 
@@ -153,8 +159,8 @@ double PlatformStats::published_ns() const {
 simkit::Json PlatformStats::published_json(const std::string& status, const std::string& reason) const {
   const std::lock_guard<std::mutex> lock(published_mutex_);
   simkit::Json j = published_.values.empty() ? simkit::Json::object() : root_.to_json(published_.values);
-  j["launches"] = samples_json(published_.launches, "seq");
-  j["windows"] = samples_json(published_.windows, "index");
+  j["launches"] = samples_json(launches_, published_.launches, "seq");
+  j["windows"] = samples_json(windows_, published_.windows, "index");
   j["end"] = {{"status", status}, {"reason", reason}};
   return j;
 }
@@ -163,7 +169,7 @@ void PlatformStats::write_published_table(std::ostream& os, const simkit::Json& 
   os << "# total\n";
   root_.write_table(os, doc);
   const std::lock_guard<std::mutex> lock(published_mutex_);
-  write_sample_tables(os, &doc, published_.launches, published_.windows);
+  write_sample_tables(os, &doc, launches_, published_.launches, windows_, published_.windows);
 }
 
 std::uint64_t launches_done(const sched::ThreadScheduler& scheduler) { return scheduler.packets_done(); }

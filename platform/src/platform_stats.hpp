@@ -97,14 +97,19 @@ class PlatformStats {
   simkit::Real *host_seconds_, *simulated_ns_;
   simkit::Counter *thread_instructions_, *launches_done_;
   simkit::Json tree(const std::vector<StatsSample>& samples, std::size_t i) const;
-  simkit::Json samples_json(const std::vector<StatsSample>& samples, const char* index_name) const;
+  // The first `count` of `samples`.
+  simkit::Json samples_json(const std::vector<StatsSample>& samples, std::size_t count, const char* index_name) const;
   void write_sample_tables(std::ostream& os, const simkit::Json* doc, const std::vector<StatsSample>& launches,
-                           const std::vector<StatsSample>& windows) const;
+                           std::size_t launch_count, const std::vector<StatsSample>& windows,
+                           std::size_t window_count) const;
 
-  // What publish() left: read by other threads under published_mutex_ only.
+  // What publish() left: read by other threads under published_mutex_ only. Samples are only
+  // ever appended during the run (under the same lock, since appending may move them), so the
+  // published document reads the first `launches` / `windows` of the live lists instead of keeping
+  // copies: with --stats-window and the watchdog, the samples are held once, not twice.
   struct Published {
     simkit::StatSnapshot values;  // empty before the first publish()
-    std::vector<StatsSample> launches, windows;  // copies of the samples so far
+    std::size_t launches = 0, windows = 0;  // samples so far
     double simulated_ns = 0;
   };
   mutable std::mutex published_mutex_;

@@ -186,7 +186,8 @@ TEST(PluginPlatform, StuckModelIsEndedByTheHostTimeLimitAndByCtrlC) {
   // The first kHangAfter accesses are served (several simulation slices), the next one never returns.
   const std::string hang_after = "hang=access,hang_after=" + std::to_string(kHangAfter);
   const CliStreams limit =
-      parsys_streams(run + " --dram.plugin_args " + hang_after + " --max-host-seconds 0.3 --out " + dir + "/limit");
+      parsys_streams(run + " --dram.plugin_args " + hang_after + " --max-host-seconds 0.3 --stats-window 200 --out " + dir +
+                     "/limit");
   EXPECT_EQ(limit.status, 1) << limit.err;
   EXPECT_EQ(limit.out, "");
   const std::string head = "parsys: stopped after 0.3 host seconds (--max-host-seconds) at ";
@@ -207,6 +208,16 @@ TEST(PluginPlatform, StuckModelIsEndedByTheHostTimeLimitAndByCtrlC) {
   EXPECT_LE(served, kHangAfter);
   // The plug-in's own statistics would have to be read from the stuck plug-in: none.
   EXPECT_TRUE(s.at("dram").at("model").at("accesses").at("value").is_null()) << s.at("dram");
+  // The window samples published before the stuck access: back to back every 200 ns (cycles at
+  // 1 GHz) from 0, each with its tree.
+  const nlohmann::json& windows = s.at("windows");
+  ASSERT_GE(windows.size(), 2u) << s.at("run");
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    EXPECT_EQ(windows[i]["index"], i);
+    EXPECT_EQ(windows[i]["begin_ns"].get<double>(), 200.0 * static_cast<double>(i));
+    EXPECT_EQ(windows[i]["end_ns"].get<double>(), 200.0 * static_cast<double>(i + 1));
+    EXPECT_TRUE(windows[i].contains("stats")) << windows[i];
+  }
 
   const std::string marker = dir + "/stuck";
   const SignalledRun ctrl_c = parsys_signalled(run + " --dram.plugin_args " + hang_after + ",hang_marker=" + marker + " --out " +
