@@ -73,7 +73,7 @@ Outcome BankModel::miss(const Request& r, std::uint64_t set, std::uint64_t line,
     ++stats_.write_validates;
   }
   std::uint8_t* data = evict(set, v, start);
-  if (!validate) std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
+  if (!validate) copy_line(data, fill_buf_.data());
   tags_.install(set, v, line, ready, r.write);
   apply(r, data);
   return Outcome{true, ready + hit_};
@@ -116,7 +116,7 @@ Outcome BankModel::prefetch(std::uint64_t addr, ScTick at) {
   ++prefetch_.fills;
   core_.mshrs.allocate(line, start, ready);
   std::uint8_t* data = evict(set, v, start);
-  std::memcpy(data, fill_buf_.data(), geo_.line_bytes());
+  copy_line(data, fill_buf_.data());
   tags_.install(set, v, line, ready, false);
   victim.prefetched = true;  // `victim` is the way just filled
   return Outcome{true, ready};

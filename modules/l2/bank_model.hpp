@@ -87,6 +87,14 @@ class BankModel {
     ++prefetch_.useful;
     if (x.ready > start) ++prefetch_.late;
   }
+  // A fill into its way: the platform's 64-byte line as a constant-size copy the compiler
+  // expands inline (every miss makes one; a library call costs more than the copy).
+  void copy_line(std::uint8_t* dst, const std::uint8_t* src) const {
+    if (geo_.line_bytes() == 64)
+      std::memcpy(dst, src, 64);
+    else
+      std::memcpy(dst, src, geo_.line_bytes());
+  }
   void apply(const Request& r, std::uint8_t* line_data) const {
     apply_request(r, line_data + geo_.offset_in_line(r.addr));
   }

@@ -34,6 +34,8 @@ class TagArray {
   // The way holding `line` in `set`, or kNone.
   int find(std::uint64_t set, std::uint64_t line) const {
     const std::uint64_t* t = &tags_[index(set, 0)];
+    // Every access looks up; 8 ways (the platform's L2 and L1) as a constant, unrolled search.
+    if (ways_ == 8) return find_in<8>(t, line + 1);
     for (unsigned w = 0; w < ways_; ++w)
       if (t[w] == line + 1) return static_cast<int>(w);
     return kNone;
@@ -107,6 +109,12 @@ class TagArray {
     return static_cast<std::size_t>(set * ways_ + static_cast<unsigned>(way));
   }
 
+  template <unsigned kWays>
+  static int find_in(const std::uint64_t* tags, std::uint64_t key) {
+    for (unsigned w = 0; w < kWays; ++w)
+      if (tags[w] == key) return static_cast<int>(w);
+    return kNone;
+  }
   int victim_by_stamps(std::uint64_t set, ScTick t) const;
   int first_to_land(std::uint64_t set) const;  // every way valid and in flight
 
