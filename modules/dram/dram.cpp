@@ -233,17 +233,27 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     req.row = loc.row;
   };
   locate(address);
+  const auto burst_end = [end, this](std::uint64_t a) { return std::min(end, (a | burst_mask_) + 1); };
+  constexpr unsigned kRun = 8;  // bursts per engine call (a longer run takes several)
+  BurstResult results[kRun];
   for (std::uint64_t a = address; a < end;) {
-    const std::uint64_t next = std::min(end, (a | burst_mask_) + 1);
     if ((a ^ decoded) >> column_bits != 0) {
       locate(a);
       decoded = a;
     }
-    const BurstResult res = engine_.schedule(req);
-    stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns_);
-    if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
-    done = std::max(done, res.data_end);
-    a = next;
+    // The bursts from a on at the same location (a line's bursts): one engine call.
+    unsigned count = 0;
+    for (std::uint64_t b = a; b < end && count < kRun && (b ^ decoded) >> column_bits == 0; b = burst_end(b))
+      ++count;
+    engine_.schedule_line(req, count, results);
+    for (unsigned k = 0; k < count; ++k) {
+      const std::uint64_t next = burst_end(a);
+      const BurstResult& res = results[k];
+      stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns_);
+      if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
+      done = std::max(done, res.data_end);
+      a = next;
+    }
   }
 
   // The data still has the PHY and the return path to cross (no queue entry held meanwhile).

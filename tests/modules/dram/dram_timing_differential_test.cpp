@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <sstream>
 #include <string>
 
 #include "dram_config.hpp"
@@ -19,18 +18,8 @@ namespace {
 
 using testing::preset_engine;
 
-std::string show(const BurstResult& b) {
-  std::ostringstream s;
-  s << to_string(b.outcome) << " admitted " << b.admitted << " pre " << b.precharge << " act " << b.activate
-    << " col " << b.column << " data " << b.data_start << ".." << b.data_end << " auto-pre " << b.auto_precharge;
-  return s.str();
-}
-
-bool same(const BurstResult& a, const BurstResult& b) {
-  return a.outcome == b.outcome && a.admitted == b.admitted && a.precharge == b.precharge &&
-         a.activate == b.activate && a.column == b.column && a.data_start == b.data_start &&
-         a.data_end == b.data_end && a.auto_precharge == b.auto_precharge;
-}
+using testing::same;
+using testing::show;
 
 // One stream: arrivals up to `ahead` past a retire point that advances irregularly (sometimes
 // in big steps, so the engine forgets its history), few rows per bank (hits, conflicts and

@@ -1,8 +1,11 @@
 // Helpers of the tests that run the timing engine over random request streams: a generator that
-// gives the same stream on every platform and standard library, and engine parameters from a preset.
+// gives the same stream on every platform and standard library, engine parameters from a preset,
+// and the comparison of results.
 #pragma once
 
 #include <cstdint>
+#include <sstream>
+#include <string>
 
 #include "dram_config.hpp"
 #include "dram_timing.hpp"
@@ -29,6 +32,20 @@ inline EngineParams preset_engine(Preset preset, unsigned channels, unsigned ran
   c.scheduler = s;
   c.page_policy = page;
   return engine_params(c.resolved());
+}
+
+// Every field of two results equal, and one result in words (for a test's failure message).
+inline bool same(const BurstResult& a, const BurstResult& b) {
+  return a.outcome == b.outcome && a.admitted == b.admitted && a.precharge == b.precharge &&
+         a.activate == b.activate && a.column == b.column && a.data_start == b.data_start &&
+         a.data_end == b.data_end && a.auto_precharge == b.auto_precharge;
+}
+
+inline std::string show(const BurstResult& b) {
+  std::ostringstream s;
+  s << to_string(b.outcome) << " admitted " << b.admitted << " pre " << b.precharge << " act " << b.activate
+    << " col " << b.column << " data " << b.data_start << ".." << b.data_end << " auto-pre " << b.auto_precharge;
+  return s.str();
 }
 
 }  // namespace par::dram::testing
