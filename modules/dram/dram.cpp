@@ -223,6 +223,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   // are scheduled in address order, all arriving together. A burst whose address differs from the
   // last decoded one only in low column bits has its location (a line's bursts usually do).
   const unsigned column_bits = mapping_.low_column_bits();
+  const std::uint64_t low_column_mask = (std::uint64_t{1} << column_bits) - 1;
   const std::uint64_t end = address + len;
   std::uint64_t decoded = address;
   const auto locate = [&req, this](std::uint64_t a) {
@@ -234,17 +235,20 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   };
   locate(address);
   const auto burst_end = [end, this](std::uint64_t a) { return std::min(end, (a | burst_mask_) + 1); };
-  constexpr unsigned kRun = 8;  // bursts per engine call (a longer run takes several)
+  // Bursts per engine call: a line's two (a longer run takes several calls, with the same
+  // results); a bigger array costs more to set up for every access than it saves.
+  constexpr unsigned kRun = 2;
   BurstResult results[kRun];
   for (std::uint64_t a = address; a < end;) {
     if ((a ^ decoded) >> column_bits != 0) {
       locate(a);
       decoded = a;
     }
-    // The bursts from a on at the same location (a line's bursts): one engine call.
-    unsigned count = 0;
-    for (std::uint64_t b = a; b < end && count < kRun && (b ^ decoded) >> column_bits == 0; b = burst_end(b))
-      ++count;
+    // The bursts from a on at the same location (a line's bursts), up to its last byte: one
+    // engine call.
+    const std::uint64_t last = std::min(end - 1, a | low_column_mask);
+    const unsigned count =
+        static_cast<unsigned>(std::min<std::uint64_t>(kRun, (last - (a & ~burst_mask_)) / (burst_mask_ + 1) + 1));
     engine_.schedule_line(req, count, results);
     for (unsigned k = 0; k < count; ++k) {
       const std::uint64_t next = burst_end(a);

@@ -159,6 +159,7 @@ class TimingEngine {
     // group's Blocked stretches (columns_blocked), but a line's bursts, which follow each other to
     // the same bank, would often find those replaced by another bank's meanwhile.
     Blocked columns_blocked[2];
+    Blocked& column_blocked(Op op) { return columns_blocked[op == Op::Write ? 1 : 0]; }
   };
   struct Rank {
     Timeline<unsigned> acts;   // ACT tick -> bank group
