@@ -238,7 +238,12 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   // Bursts per engine call: a line's two (a longer run takes several calls, with the same
   // results); a bigger array costs more to set up for every access than it saves.
   constexpr unsigned kRun = 2;
-  BurstResult results[kRun];
+  // Left unset: schedule_line sets every field of the results it returns (setting them here as
+  // well measurably costs every access).
+  union Results {
+    Results() {}
+    BurstResult at[kRun];
+  } results;
   for (std::uint64_t a = address; a < end;) {
     if ((a ^ decoded) >> column_bits != 0) {
       locate(a);
@@ -247,12 +252,12 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     // The bursts from a on at the same location (a line's bursts), up to its last byte: one
     // engine call.
     const std::uint64_t last = std::min(end - 1, a | low_column_mask);
-    const unsigned count =
-        static_cast<unsigned>(std::min<std::uint64_t>(kRun, (last - (a & ~burst_mask_)) / (burst_mask_ + 1) + 1));
-    engine_.schedule_line(req, count, results);
+    unsigned count = 1;
+    for (std::uint64_t b = burst_end(a); count < kRun && b <= last; b = burst_end(b)) ++count;
+    engine_.schedule_line(req, count, results.at);
     for (unsigned k = 0; k < count; ++k) {
       const std::uint64_t next = burst_end(a);
-      const BurstResult& res = results[k];
+      const BurstResult& res = results.at[k];
       stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns_);
       if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
       done = std::max(done, res.data_end);
