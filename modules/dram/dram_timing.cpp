@@ -450,8 +450,8 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned r
 // --- scheduling ----------------------------------------------------------------------------------
 
 // Inlined into both callers: schedule_line's bursts would pay a call and its frame each.
-__attribute__((always_inline)) inline TimingEngine::Epoch* TimingEngine::schedule_at(Channel& ch, Rank& rank, Bank& bank, const BurstRequest& req,
-                                               Epoch* after, BurstResult& r) {
+__attribute__((always_inline)) inline TimingEngine::Epoch* TimingEngine::schedule_at(
+    Channel& ch, Rank& rank, Bank& bank, const BurstRequest& req, Epoch* after, BurstResult& r) {
   const unsigned group = req.bank % p_.bank_groups;
   r.admitted = admit(ch, req.arrival);
   const Tick a = align_to_clock(r.admitted);

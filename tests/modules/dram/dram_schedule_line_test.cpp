@@ -31,28 +31,16 @@ struct Seen {
 std::string compare_lines(const EngineParams& p, std::uint64_t seed, int lines, Seen& seen) {
   TimingEngine by_line(p);
   TimingEngine by_burst(p);
-  testing::SplitMix rnd{seed};
-  const Tick ahead = static_cast<Tick>(50 + rnd.below(3000));
-  const unsigned rows = 1 + static_cast<unsigned>(rnd.below(4));
-  const unsigned writes = static_cast<unsigned>(rnd.below(60));
-  const unsigned pace = 1 + static_cast<unsigned>(rnd.below(40));
-  Tick now = 0;
+  testing::RandomStream stream(p, seed);
   std::vector<BurstResult> got(4);
   std::vector<Tick> last_act(p.channels * p.ranks * p.banks, -1);
   for (int i = 0; i < lines; ++i) {
-    if (rnd.below(8) == 0) {
-      now += static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(p.burst) * pace));
-      if (rnd.below(50) == 0) now += p.tREFI / 3;
-      by_line.retire(now);
-      by_burst.retire(now);
+    if (stream.advance()) {
+      by_line.retire(stream.now());
+      by_burst.retire(stream.now());
     }
-    BurstRequest r;
-    r.channel = static_cast<unsigned>(rnd.below(p.channels));
-    r.rank = static_cast<unsigned>(rnd.below(p.ranks));
-    r.bank = static_cast<unsigned>(rnd.below(std::min(p.banks, 1u + static_cast<unsigned>(seed % p.banks))));
-    r.row = rnd.below(rows);
-    r.op = rnd.below(100) < writes ? Op::Write : Op::Read;
-    r.arrival = now + static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(ahead)));
+    const BurstRequest r = stream.next();
+    testing::SplitMix& rnd = stream.rnd();
     const unsigned count = rnd.below(4) == 0 ? 1 + static_cast<unsigned>(rnd.below(4)) : 2;
     by_line.schedule_line(r, count, got.data());
     Tick& bank_act = last_act[(r.channel * p.ranks + r.rank) * p.banks + r.bank];
@@ -60,10 +48,8 @@ std::string compare_lines(const EngineParams& p, std::uint64_t seed, int lines, 
       const BurstResult want = by_burst.schedule(r);
       if (!same(got[k], want))
         return "seed " + std::to_string(seed) + " line " + std::to_string(i) + " burst " + std::to_string(k) +
-               " of " + std::to_string(count) + " (channel " + std::to_string(r.channel) + " rank " +
-               std::to_string(r.rank) + " bank " + std::to_string(r.bank) + " row " + std::to_string(r.row) +
-               (r.op == Op::Read ? " read" : " write") + " arrival " + std::to_string(r.arrival) +
-               "): line " + show(got[k]) + ", bursts " + show(want);
+               " of " + std::to_string(count) + " (" + testing::show(r) + "): line " + show(got[k]) +
+               ", bursts " + show(want);
       if (want.activate != kNever) bank_act = std::max(bank_act, want.activate);
       if (k == 0) continue;
       if (want.outcome == RowOutcome::Hit) {
