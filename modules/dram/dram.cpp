@@ -223,6 +223,7 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   // are scheduled in address order, all arriving together. A burst whose address differs from the
   // last decoded one only in low column bits has its location (a line's bursts usually do).
   const unsigned column_bits = mapping_.low_column_bits();
+  const std::uint64_t low_column_mask = (std::uint64_t{1} << column_bits) - 1;
   const std::uint64_t end = address + len;
   std::uint64_t decoded = address;
   const auto locate = [&req, this](std::uint64_t a) {
@@ -233,17 +234,35 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     req.row = loc.row;
   };
   locate(address);
+  const auto burst_end = [end, this](std::uint64_t a) { return std::min(end, (a | burst_mask_) + 1); };
+  // Bursts per engine call: a line's two (a longer run takes several calls, with the same
+  // results); a bigger array costs more to set up for every access than it saves.
+  constexpr unsigned kRun = 2;
+  // Left unset: schedule_line sets every field of the results it returns (setting them here as
+  // well measurably costs every access).
+  union Results {
+    Results() {}
+    BurstResult at[kRun];
+  } results;
   for (std::uint64_t a = address; a < end;) {
-    const std::uint64_t next = std::min(end, (a | burst_mask_) + 1);
     if ((a ^ decoded) >> column_bits != 0) {
       locate(a);
       decoded = a;
     }
-    const BurstResult res = engine_.schedule(req);
-    stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns_);
-    if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
-    done = std::max(done, res.data_end);
-    a = next;
+    // The bursts from a on at the same location (a line's bursts), up to its last byte: one
+    // engine call.
+    const std::uint64_t last = std::min(end - 1, a | low_column_mask);
+    unsigned count = 1;
+    for (std::uint64_t b = burst_end(a); count < kRun && b <= last; b = burst_end(b)) ++count;
+    engine_.schedule_line(req, count, results.at);
+    for (unsigned k = 0; k < count; ++k) {
+      const std::uint64_t next = burst_end(a);
+      const BurstResult& res = results.at[k];
+      stats_.burst(req, res, static_cast<unsigned>(next - a), burst_ns_);
+      if (tracing_) trace_burst(req, res, a, static_cast<unsigned>(next - a));
+      done = std::max(done, res.data_end);
+      a = next;
+    }
   }
 
   // The data still has the PHY and the return path to cross (no queue entry held meanwhile).

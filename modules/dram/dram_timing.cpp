@@ -336,7 +336,7 @@ Tick TimingEngine::find_column(const Channel& ch, const Rank& rank, Bank& bank, 
   const Tick lat = column_latency(op);
   const Tick post = column_to_precharge(op);
   Blocked& blocked = column_blocked(rank, group, op);
-  Blocked& bank_blocked = bank.columns_blocked[op == Op::Write ? 1 : 0];
+  Blocked& bank_blocked = bank.column_blocked(op);
   const Tick start = align_to_clock(lo);
   Tick c = blocked.skip(bank_blocked.skip(start));
   if (p_.scheduler == Scheduler::Fcfs) {
@@ -421,7 +421,7 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned r
   // direction) at least one same-kind data spacing away on either side.
   const Tick blocked_until = align_to_clock(column + same_kind_spacing_);
   column_blocked(rank, group, op).found(column, blocked_until);
-  bank.columns_blocked[op == Op::Write ? 1 : 0].found(column, blocked_until);
+  bank.column_blocked(op).found(column, blocked_until);
   if (ch.data.empty() || ch.data.back().first <= ds) {
     // Appended: it extends the booked stretch that ends with the last burst, or starts one.
     const Tick last = ch.data.empty() ? -kNever : ch.data.back().first;
@@ -449,12 +449,10 @@ void TimingEngine::commit_column(Channel& ch, Rank& rank, Bank& bank, unsigned r
 
 // --- scheduling ----------------------------------------------------------------------------------
 
-BurstResult TimingEngine::schedule(const BurstRequest& req) {
-  Channel& ch = channels_.at(req.channel);
-  Rank& rank = ch.ranks.at(req.rank);
-  Bank& bank = rank.banks.at(req.bank);
+// Inlined into both callers: schedule_line's bursts would pay a call and its frame each.
+__attribute__((always_inline)) inline TimingEngine::Epoch* TimingEngine::schedule_at(
+    Channel& ch, Rank& rank, Bank& bank, const BurstRequest& req, Epoch* after, BurstResult& r) {
   const unsigned group = req.bank % p_.bank_groups;
-  BurstResult r;
   r.admitted = admit(ch, req.arrival);
   const Tick a = align_to_clock(r.admitted);
 
@@ -474,7 +472,7 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
     ch.admissions.insert(partition_point_from_back(ch.admissions.begin(), ch.admissions.end(),
                                                    [admitted](Tick x) { return x <= admitted; }),
                          admitted);
-    return r;
+    return &e;
   };
 
   // 1. Row hit: FR-FCFS tries every activation of the row, oldest first, so a hit is served from
@@ -485,10 +483,19 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   // walk runs on plain pointers, and most epochs it passes (those of other rows) cost a compare.
   Epoch* const stop = bank.epochs.end();
   Epoch* e = stop;
-  if (p_.scheduler == Scheduler::FrFcfs)
+  if (after != nullptr) {
+    // The same request's previous burst (arrival and location alike) used `after`: admission
+    // never moves earlier (held entries are only added), so this burst's start is no earlier and
+    // every activation before `after` is skipped below as it was for that burst (closed before
+    // it, another row, or no hit found from an earlier start). The activations that close by
+    // the start are the first ones from `after` on.
+    e = after;
+    while (e != stop && e->close <= a) ++e;
+  } else if (p_.scheduler == Scheduler::FrFcfs) {
     e = partition_point_from_back(bank.epochs.begin(), stop, [a](const Epoch& x) { return x.close <= a; });
-  else if (!bank.epochs.empty() && bank.epochs.back().pre == kNever && bank.epochs.back().close > a)
+  } else if (!bank.epochs.empty() && bank.epochs.back().pre == kNever && bank.epochs.back().close > a) {
     e = stop - 1;  // FCFS: only the open row
+  }
   const int dir = req.op == Op::Read ? 0 : 1;
   for (; e != stop; ++e) {
     if (e->row != req.row) continue;
@@ -558,6 +565,29 @@ BurstResult TimingEngine::schedule(const BurstRequest& req) {
   r.activate = act;
   commit_column(ch, rank, bank, req.rank, group, bank.epochs.back(), req.op, col, data_pos, r);
   return finish(bank.epochs.back());
+}
+
+BurstResult TimingEngine::schedule(const BurstRequest& req) {
+  Channel& ch = channels_.at(req.channel);
+  Rank& rank = ch.ranks.at(req.rank);
+  Bank& bank = rank.banks.at(req.bank);
+  BurstResult r;
+  schedule_at(ch, rank, bank, req, nullptr, r);
+  return r;
+}
+
+void TimingEngine::schedule_line(const BurstRequest& req, unsigned count, BurstResult* results) {
+  if (count == 0) return;
+  Channel& ch = channels_.at(req.channel);
+  Rank& rank = ch.ranks.at(req.rank);
+  Bank& bank = rank.banks.at(req.bank);
+  // FCFS looks only at the open row, which its own test finds at once: nothing to carry over.
+  const bool carry = p_.scheduler == Scheduler::FrFcfs;
+  Epoch* used = nullptr;
+  for (unsigned k = 0; k < count; ++k) {
+    results[k] = BurstResult{};
+    used = schedule_at(ch, rank, bank, req, carry ? used : nullptr, results[k]);
+  }
 }
 
 void TimingEngine::retire(Tick now) {

@@ -92,6 +92,12 @@ class TimingEngine {
   // run ahead within a quantum) but must not be before the last retire() point.
   BurstResult schedule(const BurstRequest& request);
 
+  // Schedules `count` bursts of one request (the bursts of a line: same channel, rank, bank, row,
+  // direction and arrival) into results[0, count), exactly as `count` successive schedule(request)
+  // calls would. Cheaper: the location is looked up once, and each burst's row-hit search starts
+  // at the activation the burst before it used (see README.md, "How the slot searches run").
+  void schedule_line(const BurstRequest& request, unsigned count, BurstResult* results);
+
   // Forgets reservations that can no longer constrain a request arriving at or after `now`
   // (SystemC time never goes back and annotated delays are not negative). Keeps memory bounded.
   void retire(Tick now);
@@ -153,6 +159,7 @@ class TimingEngine {
     // group's Blocked stretches (columns_blocked), but a line's bursts, which follow each other to
     // the same bank, would often find those replaced by another bank's meanwhile.
     Blocked columns_blocked[2];
+    Blocked& column_blocked(Op op) { return columns_blocked[op == Op::Write ? 1 : 0]; }
   };
   struct Rank {
     Timeline<unsigned> acts;   // ACT tick -> bank group
@@ -217,6 +224,11 @@ class TimingEngine {
   };
 
   Tick admit(Channel& ch, Tick arrival) const;
+  // schedule() on a located bank. `after`: null, or the activation of this bank the same request's
+  // previous burst used (FR-FCFS), where the row-hit search may start. Returns the activation
+  // this burst used.
+  Epoch* schedule_at(Channel& ch, Rank& rank, Bank& bank, const BurstRequest& req, Epoch* after,
+                     BurstResult& r);
   Tick column_latency(Op op) const { return latency_[op == Op::Read ? 0 : 1]; }
   // Ticks after a column command before its bank may be precharged.
   Tick column_to_precharge(Op op) const { return to_precharge_[op == Op::Read ? 0 : 1]; }

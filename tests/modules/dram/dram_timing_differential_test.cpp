@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <sstream>
 #include <string>
 
 #include "dram_config.hpp"
@@ -19,51 +18,22 @@ namespace {
 
 using testing::preset_engine;
 
-std::string show(const BurstResult& b) {
-  std::ostringstream s;
-  s << to_string(b.outcome) << " admitted " << b.admitted << " pre " << b.precharge << " act " << b.activate
-    << " col " << b.column << " data " << b.data_start << ".." << b.data_end << " auto-pre " << b.auto_precharge;
-  return s.str();
-}
+using testing::same;
+using testing::show;
 
-bool same(const BurstResult& a, const BurstResult& b) {
-  return a.outcome == b.outcome && a.admitted == b.admitted && a.precharge == b.precharge &&
-         a.activate == b.activate && a.column == b.column && a.data_start == b.data_start &&
-         a.data_end == b.data_end && a.auto_precharge == b.auto_precharge;
-}
-
-// One stream: arrivals up to `ahead` past a retire point that advances irregularly (sometimes
-// in big steps, so the engine forgets its history), few rows per bank (hits, conflicts and
-// back-fills into old activations), a mix of reads and writes. Returns the first difference.
+// One random stream (testing::RandomStream) into both. Returns the first difference.
 std::string compare(const EngineParams& p, std::uint64_t seed, int requests) {
   TimingEngine engine(p);
   testing::ReferenceEngine reference(p);
-  testing::SplitMix rnd{seed};
-  const Tick ahead = static_cast<Tick>(50 + rnd.below(3000));
-  const unsigned rows = 1 + static_cast<unsigned>(rnd.below(4));
-  const unsigned writes = static_cast<unsigned>(rnd.below(60));
-  const unsigned pace = 1 + static_cast<unsigned>(rnd.below(40));
-  Tick now = 0;
+  testing::RandomStream stream(p, seed);
   for (int i = 0; i < requests; ++i) {
-    if (rnd.below(8) == 0) {
-      now += static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(p.burst) * pace));
-      if (rnd.below(50) == 0) now += p.tREFI / 3;
-      engine.retire(now);
-    }
-    BurstRequest r;
-    r.channel = static_cast<unsigned>(rnd.below(p.channels));
-    r.rank = static_cast<unsigned>(rnd.below(p.ranks));
-    r.bank = static_cast<unsigned>(rnd.below(std::min(p.banks, 1u + static_cast<unsigned>(seed % p.banks))));
-    r.row = rnd.below(rows);
-    r.op = rnd.below(100) < writes ? Op::Write : Op::Read;
-    r.arrival = now + static_cast<Tick>(rnd.below(static_cast<std::uint64_t>(ahead)));
+    if (stream.advance()) engine.retire(stream.now());
+    const BurstRequest r = stream.next();
     const BurstResult got = engine.schedule(r);
     const BurstResult want = reference.schedule(r);
     if (!same(got, want))
-      return "seed " + std::to_string(seed) + " request " + std::to_string(i) + " (channel " +
-             std::to_string(r.channel) + " rank " + std::to_string(r.rank) + " bank " + std::to_string(r.bank) +
-             " row " + std::to_string(r.row) + (r.op == Op::Read ? " read" : " write") + " arrival " +
-             std::to_string(r.arrival) + "): engine " + show(got) + ", reference " + show(want);
+      return "seed " + std::to_string(seed) + " request " + std::to_string(i) + " (" + testing::show(r) +
+             "): engine " + show(got) + ", reference " + show(want);
   }
   return "";
 }
