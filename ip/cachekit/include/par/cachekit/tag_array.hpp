@@ -33,15 +33,9 @@ class TagArray {
 
   // The way holding `line` in `set`, or kNone.
   int find(std::uint64_t set, std::uint64_t line) const {
-    const std::uint64_t key = line + 1;
     const std::uint64_t* t = &tags_[index(set, 0)];
-    unsigned w = 0;
-    // Four ways per branch (compared without branches): a miss, which must look at every way,
-    // takes a quarter of the branches; the group that matches is then searched way by way.
-    for (; w + 4 <= ways_; w += 4)
-      if ((t[w] == key) | (t[w + 1] == key) | (t[w + 2] == key) | (t[w + 3] == key)) break;
-    for (; w < ways_; ++w)
-      if (t[w] == key) return static_cast<int>(w);
+    for (unsigned w = 0; w < ways_; ++w)
+      if (t[w] == line + 1) return static_cast<int>(w);
     return kNone;
   }
   // The way to fill at time `t`: an invalid way if any (the first), else the least recently used
