@@ -28,7 +28,7 @@ class BackingStore {
     if (offset + len > kPageBytes || len == 0) return read_pages(address, dst, len);
     const Page* p = find(address / kPageBytes);
     if (p == nullptr)
-      std::memset(dst, 0, len);
+      zero(dst, len);
     else
       copy(dst, p->data() + offset, len);
   }
@@ -68,6 +68,12 @@ class BackingStore {
       std::memcpy(dst, src, 64);
     else
       std::memcpy(dst, src, len);
+  }
+  static void zero(std::uint8_t* dst, std::uint64_t len) {  // the same for a never-written page
+    if (len == 64)
+      std::memset(dst, 0, 64);
+    else
+      std::memset(dst, 0, len);
   }
 
   std::vector<std::unique_ptr<Leaf>> leaves_;

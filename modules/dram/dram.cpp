@@ -198,7 +198,8 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
   const Op op = tx.is_read() ? Op::Read : Op::Write;
   if (cfg_.latency_model == LatencyModel::Fixed) {
-    const sc_time completion = arrival + sc_time(cfg_.fixed_latency_ns, sc_core::SC_NS);
+    if (!fixed_latency_) fixed_latency_ = sc_time(cfg_.fixed_latency_ns, sc_core::SC_NS);
+    const sc_time completion = arrival + *fixed_latency_;
     record_access(op, len, arrival, completion);
     stats_.latest.reach(ns(completion));
     return completion;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -126,6 +127,9 @@ class Dram : public sc_core::sc_module {
   Tick latest_tick_ = 0;  // latest completion
   std::uint64_t refreshes_seen_ = 0;
   Tick retired_ = 0;
+  // latency_model = fixed: fixed_latency_ns as simulated time, converted at the first access (the
+  // time resolution is settled by then) instead of at every one.
+  std::optional<sc_core::sc_time> fixed_latency_;
   std::uint64_t retire_checked_ = ~std::uint64_t{0};  // the SystemC time (units) retire() was last considered at
 
   tlm_utils::peq_with_cb_and_phase<Dram> peq_;

@@ -97,9 +97,11 @@ class LineInitiator : public sc_core::sc_module {
     for (std::uint64_t i = 0; i < b_.accesses; ++i) {
       // Times as resolution units: integer arithmetic, no sc_time conversions.
       const std::uint64_t at = ready.earliest();
-      if (at > par::sckit::current_time().value() + quantum)
-        wait(par::sckit::time_from_value(at - par::sckit::current_time().value()));
-      const std::uint64_t now = par::sckit::current_time().value();
+      std::uint64_t now = par::sckit::current_time().value();
+      if (at > now + quantum) {
+        wait(par::sckit::time_from_value(at - now));
+        now = par::sckit::current_time().value();
+      }
       const bool write = until_write != 0 && --until_write == 0;
       if (write) until_write = b_.write_every;
       p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
