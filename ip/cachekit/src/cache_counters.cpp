@@ -32,7 +32,7 @@ CacheCounters::CacheCounters(simkit::StatGroup& g, const std::string& what, cons
       set_stall_cycles(g.counter("set_stall_cycles", "cycles", "Cycles misses waited for a way of their set")),
       errors(g.counter("errors", "accesses", "Accesses that got an error response from " + next)),
       latency(g.distribution("latency", "cycles", "Access latency from arrival at the " + what + " to completion",
-                             Buckets::log2(kLatencyBuckets))) {
+                             Buckets::log2(14))) {
   g.formula("hit_rate", "ratio", "hits / accesses", [](const StatView& s) { return s["hits"] / s["accesses"]; },
             Format::percent(2));
   g.formula("miss_rate", "ratio", "misses / accesses",

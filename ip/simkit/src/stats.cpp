@@ -139,6 +139,8 @@ Distribution::Distribution(StatGroup& group, std::string name, std::string unit,
       bounds_(std::move(buckets.bounds)),
       buckets_(bounds_.empty() ? 0 : bounds_.size() - 1, 0) {
   if (bounds_.size() < 2) return;
+  log2_ = bounds_[0] == 0.0;
+  for (std::size_t i = 1; i < bounds_.size() && log2_; ++i) log2_ = bounds_[i] == std::ldexp(1.0, static_cast<int>(i) - 1);
   double narrowest = bounds_[1] - bounds_[0];
   for (std::size_t i = 1; i + 1 < bounds_.size(); ++i) narrowest = std::min(narrowest, bounds_[i + 1] - bounds_[i]);
   const double cells = std::ceil((bounds_.back() - bounds_.front()) / narrowest);
@@ -160,7 +162,7 @@ std::size_t Distribution::locate_search(double value) const {
   if (bounds_.empty()) return kNoBuckets;
   if (value < bounds_.front()) return kUnderflow;
   if (!(value < bounds_.back())) return kOverflow;  // and NaN, which no bucket holds
-  if (!grid_.empty()) return locate(value);
+  if (log2_ || !grid_.empty()) return locate(value);
   const auto it = std::upper_bound(bounds_.begin(), bounds_.end(), value);
   return static_cast<std::size_t>(it - bounds_.begin()) - 1;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -207,19 +208,26 @@ TEST(StatsDistribution, BucketsDoNotDependOnTheOrderOfSamples) {
   EXPECT_EQ(d.overflow(), over + 1);
 }
 
-// locate() (the grid of edges buckets, the binary search of log2 buckets) gives upper_bound's
-// bucket for every value, and sample_at() of its answer is sample(): the same document.
+// locate() (the grid of edges buckets, the exponent of log2 buckets, the binary search of the
+// rest) gives upper_bound's bucket for every value, and sample_at() of its answer is sample(): the
+// same document.
 TEST(StatsDistribution, LocateIsTheBucketSearchAndSampleAtIsSample) {
   const std::vector<std::vector<double>> layouts{
       {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 175, 200, 250, 300, 400, 500, 750, 1000, 1500,
        2000, 5000, 10000},
       {-1.5, 0.1, 0.2, 0.30000000000000004, 7, 1e3},
+      Buckets::log2(1).bounds,
+      Buckets::log2(2).bounds,
+      Buckets::log2(14).bounds,  // a cache's latency
+      Buckets::log2(40).bounds,
+      {0, 1, 2, 4, 8, 16, 33},  // log2 but for the last edge
   };
   for (const std::vector<double>& edges : layouts) {
     StatGroup g("g");
     Distribution& d = g.distribution("d", "ns", "located", Buckets::edges(edges));
     Distribution& same = g.distribution("same", "ns", "sampled", Buckets::edges(edges));
-    std::vector<double> values{std::nan(""), -1e300, 1e300, edges.front(), edges.back()};
+    std::vector<double> values{std::nan(""), -1e300, 1e300, edges.front(), edges.back(), -0.0, 1e-300, 5e-324,
+                               std::numeric_limits<double>::infinity()};
     for (const double e : edges)
       for (double v = e, below = e, k = 0; k < 3; ++k) {
         values.push_back(v = std::nextafter(v, 1e308));

@@ -3,9 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <limits>
 #include <map>
 #include <vector>
 
@@ -13,7 +11,6 @@
 #include "fake_next_level.hpp"
 #include "l2_config.hpp"
 #include "l2_geometry.hpp"
-#include "par/cachekit/cache_counters.hpp"
 #include "par/cachekit/mshr_file.hpp"
 #include "par/simkit/options.hpp"
 #include "par/cachekit/port_calendar.hpp"
@@ -322,22 +319,6 @@ TEST(PortCalendar, ForgetsOldHistory) {
   PortCalendar p(1);
   for (ScTick t = 0; t < 10 * PortCalendar::kHorizon; ++t) p.reserve(t);
   EXPECT_LE(p.reserved(), 2 * PortCalendar::kHorizon + 1);
-}
-
-// The latency bucket read off a sample's exponent is the bucket the distribution's own search
-// finds, at every power-of-two edge, just beside it, below, above and for NaN.
-TEST(CacheCounters, LatencyBucketIsTheDistributionsOwn) {
-  simkit::StatGroup stats{"bank"};
-  CacheCounters c(stats, "bank", "DRAM", "port");
-  std::vector<double> values = {-1.0, -0.0, 0.0, 0.25, 0.999999, 1e-300, 12.5, 8191.999, 8192.0, 1e9,
-                                std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()};
-  for (int k = 0; k <= 14; ++k) {
-    const double edge = std::ldexp(1.0, k);
-    values.insert(values.end(), {edge, std::nextafter(edge, 0.0), std::nextafter(edge, 1e30)});
-  }
-  for (const double v : values) EXPECT_EQ(CacheCounters::latency_bucket(v), c.latency.locate(v)) << v;
-  EXPECT_EQ(CacheCounters::latency_bucket(3.0), 2u);  // [2, 4)
-  EXPECT_EQ(CacheCounters::latency_bucket(8192.0), simkit::Distribution::kOverflow);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ class CacheCore {
   // Counts the access's end: an error, and its latency from arrival in cycles.
   void finish(ScTick at, bool ok, ScTick done) {
     if (!ok) ++counters.errors;
-    counters.sample_latency(static_cast<double>(done - at) / static_cast<double>(period));
+    counters.latency.sample(static_cast<double>(done - at) / static_cast<double>(period));
   }
 
   const ScTick period;

@@ -2,8 +2,6 @@
 // the cache's statistics group. Plain C++ (simkit).
 #pragma once
 
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -44,24 +42,6 @@ struct CacheCounters {
   simkit::Counter& set_stall_cycles;
   simkit::Counter& errors;
   simkit::Distribution& latency;
-
-  // The latency distribution's buckets (Buckets::log2): [0, 1), then [2^(k-1), 2^k) for
-  // k = 1 .. kLatencyBuckets - 1.
-  static constexpr std::size_t kLatencyBuckets = 14;
-  // One access's latency in cycles into `latency`. Every access samples it and log2 bounds have
-  // no grid (Distribution::locate would binary-search them): the bucket is read off the value's
-  // binary exponent instead, exactly the one locate() gives.
-  void sample_latency(double cycles) { latency.sample_at(cycles, latency_bucket(cycles)); }
-  static std::size_t latency_bucket(double cycles) {
-    constexpr double kTop = static_cast<double>(std::uint64_t{1} << (kLatencyBuckets - 1));
-    if (cycles < 0) return simkit::Distribution::kUnderflow;
-    if (!(cycles < kTop)) return simkit::Distribution::kOverflow;  // and NaN, as locate()
-    if (cycles < 1) return 0;
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &cycles, sizeof bits);
-    // A normal double in [2^e, 2^(e+1)) has the biased exponent e + 1023; its bucket is e + 1.
-    return static_cast<std::size_t>((bits >> 52) & 0x7ff) - 1022;
-  }
 };
 
 }  // namespace par::cachekit

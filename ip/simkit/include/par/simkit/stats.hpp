@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -223,6 +224,7 @@ class Distribution final : public Stat {
   static constexpr std::size_t kUnderflow = kNoBuckets - 1;
   static constexpr std::size_t kOverflow = kNoBuckets - 2;
   std::size_t locate(double value) const {
+    if (log2_) return locate_log2(value);
     if (!grid_.empty() && grid_lo_ <= value && value < grid_hi_) {
       // The cell is a guess (rounded arithmetic); the steps make the answer exactly upper_bound's:
       // the bucket i with bounds[i] <= value < bounds[i + 1].
@@ -252,7 +254,10 @@ class Distribution final : public Stat {
   void reset() override;
 
  private:
-  void sample_bucket(double value, std::uint64_t times) { add_at(locate_search(value), times); }  // the search, when the last bucket does not hold it
+  // When the last bucket does not hold it: log2 buckets inline, the others by the search.
+  void sample_bucket(double value, std::uint64_t times) {
+    add_at(log2_ ? locate_log2(value) : locate_search(value), times);
+  }
   // Count, sum, min and max of `times` samples of `value`.
   void add_moments(double value, std::uint64_t times) {
     if (count_ == 0) {
@@ -276,6 +281,18 @@ class Distribution final : public Stat {
     }
   }
   std::size_t locate_search(double value) const;
+  // locate() for Buckets::log2 bounds [0, 1, 2, 4 .. 2^(n-1)], which are too uneven for the grid:
+  // the bucket is read off the value's binary exponent instead of a binary search (a memory
+  // model's latency samples take this path on every transaction).
+  std::size_t locate_log2(double value) const {
+    if (value < 0) return kUnderflow;
+    if (!(value < bounds_.back())) return kOverflow;  // and NaN, which no bucket holds
+    if (value < 1) return 0;
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    // A double in [2^e, 2^(e+1)) (e >= 0) has the biased exponent e + 1023; its bucket is e + 1.
+    return static_cast<std::size_t>((bits >> 52) & 0x7ff) - 1022;
+  }
 
   std::vector<double> bounds_;
   std::vector<std::uint64_t> buckets_;
@@ -286,6 +303,7 @@ class Distribution final : public Stat {
   std::vector<std::uint32_t> grid_;
   double grid_lo_ = 0.0, grid_hi_ = 0.0;  // bounds.front(), bounds.back()
   double grid_scale_ = 0.0;  // cells per unit of value
+  bool log2_ = false;  // the bounds are Buckets::log2's: locate_log2()
   std::size_t last_ = 0;  // the bucket of the previous sample (a guess; any value is safe)
   std::uint64_t count_ = 0;
   std::uint64_t underflow_ = 0;
