@@ -8,9 +8,10 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <vector>
+
+#include "par/simkit/line_bytes.hpp"
 
 namespace par::dram {
 
@@ -28,9 +29,9 @@ class BackingStore {
     if (offset + len > kPageBytes || len == 0) return read_pages(address, dst, len);
     const Page* p = find(address / kPageBytes);
     if (p == nullptr)
-      zero(dst, len);
+      simkit::zero_line_bytes(dst, len);
     else
-      copy(dst, p->data() + offset, len);
+      simkit::copy_line_bytes(dst, p->data() + offset, len);
   }
   // Copies `len` bytes from `src` to `address`. With byte enables, byte i is written only when
   // enable[i % enable_len] is non-zero (TLM-2.0 semantics).
@@ -39,7 +40,7 @@ class BackingStore {
     const std::uint64_t offset = address % kPageBytes;
     if (offset + len > kPageBytes || len == 0 || (enable != nullptr && enable_len != 0))
       return write_pages(address, src, len, enable, enable_len);
-    copy(page(address / kPageBytes).data() + offset, src, len);
+    simkit::copy_line_bytes(page(address / kPageBytes).data() + offset, src, len);
   }
   std::size_t pages() const { return pages_; }
 
@@ -62,20 +63,6 @@ class BackingStore {
   void read_pages(std::uint64_t address, std::uint8_t* dst, std::uint64_t len) const;
   void write_pages(std::uint64_t address, const std::uint8_t* src, std::uint64_t len,
                    const std::uint8_t* enable, std::uint64_t enable_len);
-  // A 64-byte line (the usual transaction) as a fixed-size copy the compiler expands inline.
-  static void copy(std::uint8_t* dst, const std::uint8_t* src, std::uint64_t len) {
-    if (len == 64)
-      std::memcpy(dst, src, 64);
-    else
-      std::memcpy(dst, src, len);
-  }
-  static void zero(std::uint8_t* dst, std::uint64_t len) {  // the same for a never-written page
-    if (len == 64)
-      std::memset(dst, 0, 64);
-    else
-      std::memset(dst, 0, len);
-  }
-
   std::vector<std::unique_ptr<Leaf>> leaves_;
   std::size_t pages_ = 0;
 };

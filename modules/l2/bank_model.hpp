@@ -23,7 +23,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "bank_stats.hpp"
@@ -33,6 +32,7 @@
 #include "par/cachekit/mshr_file.hpp"
 #include "par/cachekit/request.hpp"
 #include "par/cachekit/tick.hpp"
+#include "par/simkit/line_bytes.hpp"
 #include "par/trace/vcd_writer.hpp"
 #include "prefetch_counters.hpp"
 
@@ -87,13 +87,9 @@ class BankModel {
     ++prefetch_.useful;
     if (x.ready > start) ++prefetch_.late;
   }
-  // A fill into its way: the platform's 64-byte line as a constant-size copy the compiler
-  // expands inline (every miss makes one; a library call costs more than the copy).
+  // A fill into its way (every miss makes one).
   void copy_line(std::uint8_t* dst, const std::uint8_t* src) const {
-    if (geo_.line_bytes() == 64)
-      std::memcpy(dst, src, 64);
-    else
-      std::memcpy(dst, src, geo_.line_bytes());
+    simkit::copy_line_bytes(dst, src, geo_.line_bytes());
   }
   void apply(const Request& r, std::uint8_t* line_data) const {
     apply_request(r, line_data + geo_.offset_in_line(r.addr));
