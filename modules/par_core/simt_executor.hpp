@@ -107,6 +107,10 @@ class SimtExecutor {
   template <int kN, bool kWrite, bool kImm, int kSize, bool kSigned>
   static std::optional<MemoryFault> memory_kernel(SimtExecutor& x, const isa::Instruction& in);
   static std::optional<MemoryFault> no_kernel(SimtExecutor& x, const isa::Instruction& in);
+  // kernel_for() for the value opcodes with b an immediate (kImmB) or a register: false for any
+  // other opcode. Defined in simt_value_kernels.hpp, compiled in two files.
+  template <bool kImmB>
+  static bool value_kernels(const isa::Instruction& in, Kernel& k);
 
   // kN: the number of slots when known at compile time, else 0 (set_width()'s).
   template <int kN, bool kWritesP7, bool kImmB, class F>
