@@ -97,17 +97,24 @@ void CoreStats::accumulate(const CoreStats& o) {
   global_bytes += o.global_bytes;
   global_latency_sum += o.global_latency_sum;
   ls_limit_stall_cycles += o.ls_limit_stall_cycles;
-  if (contexts.size() < o.contexts.size()) contexts.resize(o.contexts.size());
-  for (std::size_t c = 0; c < o.contexts.size(); ++c) {
+  if (!o.contexts.empty()) accumulate_contexts(o.contexts);
+  host_seconds += o.host_seconds;
+  prefetch.accumulate(o.prefetch);
+}
+
+// Out of line: only a core that selects among contexts has any, and a packet's counters are summed
+// once per packet on every core (README "Host cost": the code a share touches is refetched into the
+// host's instruction cache for every share).
+void CoreStats::accumulate_contexts(const std::vector<ContextCounters>& theirs_all) {
+  if (contexts.size() < theirs_all.size()) contexts.resize(theirs_all.size());
+  for (std::size_t c = 0; c < theirs_all.size(); ++c) {
     ContextCounters& mine = contexts[c];
-    const ContextCounters& theirs = o.contexts[c];
+    const ContextCounters& theirs = theirs_all[c];
     mine.slots += theirs.slots;
     mine.rounds += theirs.rounds;
     for (int u = 0; u < isa::kBackendUnits; ++u)
       for (int k = 0; k < kIdleCauses; ++k) mine.idle[u][k] += theirs.idle[u][k];
   }
-  host_seconds += o.host_seconds;
-  prefetch.accumulate(o.prefetch);
 }
 
 }  // namespace par::core

@@ -83,6 +83,9 @@ struct CoreStats {
 
   // Adds the counters of another packet run on the same core shape.
   void accumulate(const CoreStats& other);
+
+ private:
+  [[gnu::noinline, gnu::cold]] void accumulate_contexts(const std::vector<ContextCounters>& other);
 };
 
 }  // namespace par::core

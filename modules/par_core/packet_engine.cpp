@@ -587,6 +587,23 @@ CoreStats PacketEngine::progress(const CoreStats& running, Cycle cycles) const {
   return s;
 }
 
+// The two below are out of line: the plain core without a prefetcher runs neither, and a packet
+// share's code is refetched into the host's instruction cache for every share (README "Host cost").
+void PacketEngine::begin_prefetch(const Packet& packet, std::uint64_t threads) {
+  prefetch_->begin_packet(find_affine_loads(
+                              [this](std::uint64_t pc) {
+                                return pc < program_size_ && prog_.legal(pc) ? &prog_.at(pc) : nullptr;
+                              },
+                              packet.start, packet.inherited),
+                          packet.first_thread, threads);
+}
+
+void PacketEngine::sort_captured() {
+  // Rounds end in a different order on different contexts; captured registers go by thread.
+  std::stable_sort(captured_.begin(), captured_.end(),
+                   [](const ThreadRegisters& a, const ThreadRegisters& b) { return a.thread < b.thread; });
+}
+
 bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* error) {
   const auto host_start = std::chrono::steady_clock::now();
   const bool timed = mode_ == RunMode::Timing;
@@ -631,13 +648,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
   std::int64_t fetched = 0;
   stopped_ = false;
   rounds_started_ = 0;
-  if (prefetch_)
-    prefetch_->begin_packet(find_affine_loads(
-                                [this](std::uint64_t pc) {
-                                  return pc < program_size_ && prog_.legal(pc) ? &prog_.at(pc) : nullptr;
-                                },
-                                packet.start, packet.inherited),
-                            packet.first_thread, threads);
+  if (prefetch_) begin_prefetch(packet, threads);
   watch_.interval = 0;
   rearm(0);
   // The port hears of the packet's start before its first instruction (a statistics sample due
@@ -652,10 +663,7 @@ bool PacketEngine::run(const Packet& packet, CoreStats& stats, std::string* erro
                                             : run_single<true, false>(packet, rounds, fetch, fetched, stats, error))
                   : timed ? run_single<false, true>(packet, rounds, fetch, fetched, stats, error)
                           : run_single<false, false>(packet, rounds, fetch, fetched, stats, error);
-  // Rounds end in a different order on different contexts; captured registers go by thread.
-  if (select_)
-    std::stable_sort(captured_.begin(), captured_.end(),
-                     [](const ThreadRegisters& a, const ThreadRegisters& b) { return a.thread < b.thread; });
+  if (select_) sort_captured();
 
   // The last round's replay ends first: its statistics are then the record's totals, added once,
   // not summed event by event by every getter below.

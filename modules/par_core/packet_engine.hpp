@@ -284,6 +284,8 @@ class PacketEngine {
   void sync(Cycle fetch, std::int64_t fetched);
   // What run() adds to a packet's statistics at its end, with `cycles` as its execution time.
   void add_packet_totals(CoreStats& stats, Cycle cycles, std::int64_t fetched) const;
+  [[gnu::noinline, gnu::cold]] void begin_prefetch(const Packet& packet, std::uint64_t threads);
+  [[gnu::noinline, gnu::cold]] void sort_captured();
   // First cycle >= from in which context x could be selected (its waits in x.waits).
   Cycle next_ready(Context& x, Cycle from);
 

@@ -358,6 +358,7 @@ class TimingModel {
   void take_fingerprint();
   void update_replay_enabled();
   void clear_scoreboard(int context);
+  [[gnu::noinline, gnu::cold]] void clear_histories();  // the rings, FU scalars and release pools
   void clear_stale_scoreboard() {
     if (scoreboard_stale_) clear_scoreboard(0);
   }
