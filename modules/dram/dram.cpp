@@ -273,9 +273,13 @@ sc_time Dram::serve(tlm::tlm_generic_payload& tx, const sc_time& arrival) {
     // Both advance by increments, so they stay right after a statistics reset (warm-up) and in
     // differences.
     stats_.latest.reach(ns(completion));
-    const std::uint64_t refreshes = engine_.refreshes_until(done);
-    stats_.refreshes += refreshes - refreshes_seen_;
-    refreshes_seen_ = refreshes;
+    // The refresh count only changes at a REF: until the next one it is the one counted last.
+    if (done >= refresh_changes_at_) {
+      const TimingEngine::RefreshCount refreshes = engine_.refresh_count(done);
+      stats_.refreshes += refreshes.count - refreshes_seen_;
+      refreshes_seen_ = refreshes.count;
+      refresh_changes_at_ = refreshes.changes_at;
+    }
     latest_tick_ = done;
     if (tracing_) trace_refreshes(done);
   }

@@ -126,6 +126,7 @@ class Dram : public sc_core::sc_module {
   Tick return_ticks_;
   Tick latest_tick_ = 0;  // latest completion
   std::uint64_t refreshes_seen_ = 0;
+  Tick refresh_changes_at_ = 0;  // refreshes_seen_ holds for every completion before this
   Tick retired_ = 0;
   // latency_model = fixed: fixed_latency_ns as simulated time, converted at the first access (the
   // time resolution is settled by then) instead of at every one.

@@ -110,15 +110,20 @@ TimingEngine::Window TimingEngine::next_refresh_window(unsigned rank, Tick t) co
   return window_after(channels_.at(0).ranks.at(rank), t);
 }
 
-std::uint64_t TimingEngine::refreshes_until(Tick t) const {
-  if (!p_.refresh) return 0;
-  std::uint64_t n = 0;
+std::uint64_t TimingEngine::refreshes_until(Tick t) const { return refresh_count(t).count; }
+
+TimingEngine::RefreshCount TimingEngine::refresh_count(Tick t) const {
+  RefreshCount r;
+  if (!p_.refresh) return r;
   for (const Channel& ch : channels_)
     for (const Rank& rank : ch.ranks) {
-      const Tick k = floor_div(t - rank.refresh_offset, p_.tREFI);
-      if (k > 0) n += static_cast<std::uint64_t>(k);
+      // REF k of this rank (k >= 1) is at k * tREFI + offset: k of them at or before t, and the
+      // next one (refresh 1 while none has been) is the first tick at which the count changes.
+      const Tick k = std::max<Tick>(0, floor_div(t - rank.refresh_offset, p_.tREFI));
+      r.count += static_cast<std::uint64_t>(k);
+      r.changes_at = std::min(r.changes_at, (k + 1) * p_.tREFI + rank.refresh_offset);
     }
-  return n;
+  return r;
 }
 
 // --- helpers ---------------------------------------------------------------------------------

@@ -105,6 +105,13 @@ class TimingEngine {
   // Refresh commands issued by every rank of every channel at or before `t` (all-bank refresh
   // every tREFI, the first one at tREFI; rank r of a channel is staggered by r * tREFI / ranks).
   std::uint64_t refreshes_until(Tick t) const;
+  // refreshes_until(t), and the first tick after t at which that count changes (the next REF of
+  // any rank; kNever without refresh): a caller whose t only grows asks again only from there.
+  struct RefreshCount {
+    std::uint64_t count = 0;
+    Tick changes_at = kNever;
+  };
+  RefreshCount refresh_count(Tick t) const;
 
   // The refresh window of `rank` that contains `t` ([start, end): precharge-all then tRFC), or
   // {kNever, kNever}. For tests and for statistics.

@@ -397,6 +397,35 @@ TEST(DramModule, RefreshStallsARequestAndIsCounted) {
   });
 }
 
+// The count follows the latest completion across REFs of both ranks of both channels, also when
+// one completion passes many of them or comes before the latest one.
+TEST(DramModule, RefreshCountFollowsTheLatestCompletionAcrossRanksAndChannels) {
+  par::testing::run_isolated([] {
+    DramConfig c = preset_config(Preset::Ddr_333);  // 2 ranks, tREFI 1300 cycles
+    c.channels = 2;
+    Dram d("dram", c);
+    LtInitiator lsu("lsu", [&](LtInitiator& i) {
+      // REF k of rank 0 at 1300k cycles, of rank 1 at 1300k + 650; each counts on both channels.
+      // Each read completes within 100 cycles of its arrival (a refresh stalls it by < 20).
+      const auto read_at = [&](double arrival, double count) {
+        const sc_time done = i.read(0, 64, d.cycles(arrival));
+        EXPECT_GT(done, d.cycles(arrival));
+        EXPECT_LT(done, d.cycles(arrival + 100));
+        EXPECT_EQ(stat(d, "refreshes"), count) << "read at " << arrival;
+      };
+      read_at(100, 0);
+      read_at(1400, 2);     // rank 0's first REF
+      read_at(1960, 4);     // rank 1's first REF
+      read_at(2700, 6);     // rank 0's second
+      read_at(13100, 38);   // ten of rank 0's and nine of rank 1's at once
+      read_at(500, 38);     // completes before the latest: nothing new
+    });
+    lsu.out.bind(d.in);
+    sc_core::sc_start();
+    EXPECT_EQ(stat(d, "refreshes"), 38);
+  });
+}
+
 TEST(DramModule, FrFcfsServesARowHitEarlierThanFcfs) {
   // One thread, three reads to bank 0 at once: A row 1, B row 2, C row 1 (DDR3-1600).
   // FR-FCFS serves C from row 1 before B's precharge (30 cycles); FCFS after B (104 cycles).

@@ -203,6 +203,63 @@ TEST(DramTiming, RanksRefreshStaggered) {
   EXPECT_EQ(e.refreshes_until(C(2600)), 3u);
 }
 
+// The count and the tick at which it next changes, at and around each rank's REF, with several
+// channels (each refreshes its ranks at the same ticks).
+TEST(DramTiming, RefreshCountChangesExactlyAtTheNextRefOfAnyRank) {
+  DramConfig c;
+  c.preset = Preset::Ddr_333;  // 2 ranks, tREFI 1300: REF k of rank 0 at 1300k, of rank 1 at 1300k + 650
+  EngineParams p = engine_params(c.resolved());
+  p.channels = 3;
+  TimingEngine e(p);
+  const auto expect = [&e](Tick t, std::uint64_t count, Tick changes_at) {
+    const TimingEngine::RefreshCount r = e.refresh_count(t);
+    EXPECT_EQ(r.count, count) << "at tick " << t;
+    EXPECT_EQ(r.changes_at, changes_at) << "at tick " << t;
+    EXPECT_EQ(e.refreshes_until(t), count) << "at tick " << t;
+  };
+  expect(-C(5000), 0, C(1300));  // before any refresh, rank 0's first is next
+  expect(0, 0, C(1300));
+  expect(C(1300) - 1, 0, C(1300));
+  expect(C(1300), 3, C(1950));      // rank 0 of each of the 3 channels
+  expect(C(1300) + 1, 3, C(1950));
+  expect(C(1950) - 1, 3, C(1950));
+  expect(C(1950), 6, C(2600));      // rank 1 as well
+  expect(C(2600), 9, C(3250));
+  expect(C(13000) + 7, 3 * (10 + 9), C(13650));
+
+  // Tick by tick over several periods of an uneven stagger (4 ranks, tREFI 1001 ticks: offsets
+  // 0, 250, 500, 750 after clock alignment): the count holds until changes_at and changes there.
+  EngineParams q = ddr3(true);
+  q.channels = 2;
+  q.ranks = 4;
+  q.tREFI = 1001;
+  TimingEngine f(q);
+  TimingEngine::RefreshCount held = f.refresh_count(-1);
+  EXPECT_EQ(held.count, 0u);
+  EXPECT_EQ(held.changes_at, 1001);
+  std::uint64_t changes = 0;
+  for (Tick t = 0; t < 5000; ++t) {
+    const TimingEngine::RefreshCount now = f.refresh_count(t);
+    if (t < held.changes_at) {
+      EXPECT_EQ(now.count, held.count) << "at tick " << t;
+      EXPECT_EQ(now.changes_at, held.changes_at) << "at tick " << t;
+    } else {
+      EXPECT_EQ(t, held.changes_at);
+      EXPECT_EQ(now.count, held.count + 2) << "at tick " << t;  // one rank, both channels
+      EXPECT_GT(now.changes_at, t);
+      held = now;
+      ++changes;
+    }
+  }
+  // REFs of rank r at 1001k + {0, 250, 500, 750}[r] up to 4999: ranks 0-3 have 4, 4, 4, 4.
+  EXPECT_EQ(changes, 16u);
+  EXPECT_EQ(held.count, 32u);
+
+  TimingEngine off(ddr3(false));
+  EXPECT_EQ(off.refresh_count(C(1e6)).count, 0u);
+  EXPECT_EQ(off.refresh_count(C(1e6)).changes_at, kNever);
+}
+
 TEST(DramTiming, FrFcfsServesARowHitBeforeAnEarlierCalledConflict) {
   // Same bank: A (row 1), B (row 2), C (row 1), all at 0, called in that order.
   // A: ACT 0, RD 11, data 22..26. B: PRE 28 (tRAS), ACT 39, RD 50, data 61..65.
